@@ -1,0 +1,325 @@
+"""The `kubefit` command line.
+
+Results go to stdout, logs and problems to stderr. Exit codes: 0 everything fits
+(or is valid), 1 something does not fit or an expression failed at run time (the
+answer is still printed), 2 bad input (one line per problem, nothing else),
+3 an internal error (a bug in kubefit; rerun with -v for the traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import __version__
+from .errors import InputError, KubefitError, Problem
+from .features import ALL_ON, KNOWN_GATES, FeatureGates, parse_gates
+from .output import FORMATS, default_format, emit, table
+
+log = logging.getLogger("kubefit")
+
+EXIT_OK, EXIT_NO_FIT, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as bad input (exit 2) in one line."""
+
+    def error(self, message: str) -> Any:
+        raise InputError(f"{self.prog}: {message}")
+
+
+def _common(parser: argparse.ArgumentParser, solve: bool = False) -> None:
+    parser.add_argument(
+        "-f",
+        "--filename",
+        action="append",
+        required=True,
+        metavar="PATH",
+        help="file, directory (recursive) or - for stdin; repeatable",
+    )
+    parser.add_argument(
+        "-o", "--output", choices=FORMATS, help="output format (table on a terminal, else yaml)"
+    )
+    parser.add_argument(
+        "--feature-gates",
+        action="append",
+        default=[],
+        metavar="Name=bool,...",
+        help="Kubernetes feature gates (every gate is on unless set to false)",
+    )
+    parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="kubefit",
+        description="Exact answers, with reasons, to Kubernetes resource-allocation questions.",
+    )
+    parser.add_argument("--version", action="version", version=f"kubefit {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr (-vv for debug)")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
+
+    p = verbs.add_parser(
+        "validate",
+        help="are these objects valid (schema, API validation, CEL)?",
+        description="Check objects as the API server would before accepting them.",
+    )
+    _common(p)
+    p.set_defaults(run=cmd_validate)
+
+    p = verbs.add_parser(
+        "devices",
+        help="which devices exist, and which does a class / selector select?",
+        description="List the devices of the ResourceSlices; with --class and/or --selector, "
+        "evaluate them on every device as the allocator does.",
+    )
+    _common(p)
+    p.add_argument("--node", help="only devices this node can use")
+    p.add_argument("--class", dest="device_class", metavar="NAME", help="a DeviceClass whose selectors apply")
+    p.add_argument(
+        "--selector",
+        action="append",
+        default=[],
+        metavar="CEL",
+        help="a request selector (CEL); repeatable, all must match",
+    )
+    p.set_defaults(run=cmd_devices)
+
+    p = verbs.add_parser("feature-gates", help="list the feature gates kubefit honours")
+    p.set_defaults(run=cmd_feature_gates)
+    return parser
+
+
+# --- shared steps ---------------------------------------------------------------------------------------
+
+
+def _gates(args: argparse.Namespace) -> FeatureGates:
+    return parse_gates(args.feature_gates) if getattr(args, "feature_gates", None) else ALL_ON
+
+
+def _format(args: argparse.Namespace) -> str:
+    return args.output or default_format()
+
+
+def _warn(problems: Sequence[Problem]) -> None:
+    for p in problems:
+        print(str(p), file=sys.stderr)
+
+
+def load_valid(args: argparse.Namespace, gates: FeatureGates) -> Any:
+    """Load and validate the input; any error is bad input."""
+    from .translate.loader import load
+    from .translate.validation.run import validate_objects
+
+    objects = load(args.filename, strict=args.strict)
+    _warn(objects.warnings)
+    problems = validate_objects(objects, gates)
+    if problems:
+        raise InputError(problems)
+    return objects
+
+
+# --- verbs ----------------------------------------------------------------------------------------------
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .translate.loader import load
+    from .translate.validation.run import validate_objects
+
+    gates = _gates(args)
+    fmt = _format(args)
+    objects: Any = []
+    try:
+        loaded = load(args.filename, strict=args.strict)
+        objects = list(loaded)
+        warnings = loaded.warnings
+        problems = validate_objects(loaded, gates)
+    except InputError as e:
+        warnings, problems = [], e.problems
+    errors_by_object: dict[str, int] = {}
+    for p in problems:
+        errors_by_object[p.obj] = errors_by_object.get(p.obj, 0) + 1
+    report = {
+        "apiVersion": "kubefit.io/v1alpha1",
+        "kind": "ValidationReport",
+        "valid": not problems,
+        "objects": [
+            {
+                "apiVersion": o.written_api_version,
+                "kind": o.kind,
+                "namespace": o.namespace or None,
+                "name": o.name,
+                "file": o.file,
+                "line": o.line,
+                "valid": o.ref not in errors_by_object,
+            }
+            for o in objects
+        ],
+        "problems": [
+            {
+                "severity": "warning" if p.warning else "error",
+                "file": p.file,
+                "line": p.line,
+                "object": p.obj,
+                "path": _path_text(p),
+                "message": p.message,
+            }
+            for p in [*problems, *warnings]
+        ],
+    }
+    for key in ("objects", "problems"):
+        for item in report[key]:  # type: ignore[attr-defined]
+            for k in [k for k, v in item.items() if v is None]:
+                del item[k]
+    _warn(warnings)
+    _warn(problems)
+    rows = [
+        [
+            o.kind,
+            o.namespace,
+            o.name,
+            f"{o.file}:{o.line}",
+            "invalid" if o.ref in errors_by_object else "valid",
+        ]
+        for o in objects
+    ]
+    text = table(["KIND", "NAMESPACE", "NAME", "SOURCE", "STATUS"], rows) if rows else ""
+    emit(report, fmt, text)
+    return EXIT_BAD_INPUT if problems else EXIT_OK
+
+
+def _path_text(p: Problem) -> str:
+    from .errors import format_path
+
+    return format_path(p.path)
+
+
+def _short(mapping: dict[str, str], limit: int = 70) -> str:
+    text = ",".join(f"{k}={v}" for k, v in mapping.items())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _attribute_text(attr: Any) -> str:
+    for name in ("string", "int", "bool", "version"):
+        value = getattr(attr, name, None)
+        if value is not None:
+            return str(value).lower() if isinstance(value, bool) else str(value)
+    for name in ("strings", "ints", "bools", "versions"):
+        value = getattr(attr, name, None)
+        if value is not None:
+            return "[" + ";".join(str(v) for v in value) + "]"
+    return "?"
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    from .translate import inventory
+    from .translate.cel.selector import NEW
+    from .translate.selection import SelectorSource, class_selectors, select
+    from .translate.validation.run import cel_features
+
+    gates = _gates(args)
+    objects = load_valid(args, gates)
+    if args.node is not None and objects.get("Node", args.node) is None:
+        log.warning("node %s is not in the input: node selectors are matched against no labels", args.node)
+    sources = []
+    if args.device_class:
+        device_class = objects.get("DeviceClass", args.device_class)
+        if device_class is None:
+            raise InputError(
+                f"--class: could not retrieve device class {args.device_class} (not in the input)"
+            )
+        sources += class_selectors(device_class.model)
+    sources += [SelectorSource(expr, f"--selector #{i}", NEW) for i, expr in enumerate(args.selector)]
+    entries = inventory.devices(objects, args.node)
+    selections = select(entries, sources, cel_features(gates), gates)
+    filtering = bool(sources)
+    items = []
+    rows = []
+    for s in selections:
+        e = s.entry
+        attributes = {k: _attribute_text(v) for k, v in (e.device.attributes or {}).items()}
+        capacity = {k: v.value for k, v in (e.device.capacity or {}).items()}
+        item: dict[str, Any] = {
+            "driver": e.driver,
+            "pool": e.pool,
+            "device": e.name,
+            "nodeName": e.node_name,
+            "selected": s.selected,
+            "error": s.error,
+            "slice": e.slice.name,
+            "attributes": attributes,
+            "capacity": capacity,
+        }
+        if s.reason:
+            item["reason"] = s.reason
+        items.append(item)
+        row = [e.driver, e.pool, e.name, e.placement(), _short(attributes), _short(capacity, 40)]
+        if filtering:
+            row.append("error" if s.error else ("yes" if s.selected else "no"))
+        rows.append(row)
+    headers = ["DRIVER", "POOL", "DEVICE", "NODE", "ATTRIBUTES", "CAPACITY"] + (
+        ["SELECTED"] if filtering else []
+    )
+    text = table(headers, rows) if rows else "No devices.\n"
+    errors = [s.error for s in selections if s.error]
+    if filtering and _format(args) == "table":
+        chosen = sum(s.selected for s in selections)
+        text += f"\n{chosen} of {len(selections)} devices selected\n"
+    emit({"apiVersion": "kubefit.io/v1alpha1", "kind": "DeviceList", "items": items}, _format(args), text)
+    for message in errors:
+        print(message, file=sys.stderr)
+    return EXIT_NO_FIT if errors else EXIT_OK
+
+
+def cmd_feature_gates(args: argparse.Namespace) -> int:
+    rows = [[name, "true", what] for name, what in KNOWN_GATES.items()]
+    sys.stdout.write(table(["GATE", "DEFAULT", "GOVERNS"], rows))
+    return EXIT_OK
+
+
+# --- entry point ----------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    verbose = 0
+    try:
+        args = parser.parse_args(argv)
+        verbose = args.verbose
+        logging.basicConfig(
+            level=logging.WARNING - 10 * min(verbose, 2),
+            stream=sys.stderr,
+            format="kubefit: %(levelname)s: %(message)s",
+        )
+        if not getattr(args, "run", None):
+            parser.print_help(sys.stderr)
+            return EXIT_BAD_INPUT
+        code: int = args.run(args)
+        return code
+    except InputError as e:
+        for problem in e.problems:
+            print(str(problem), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KubefitError as e:
+        print(f"kubefit: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("kubefit: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as e:  # a bug: say so in one line, the traceback only when asked
+        if verbose:
+            raise
+        print(
+            f"kubefit: internal error: {type(e).__name__}: {e} (rerun with -v for the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+def run() -> None:
+    sys.exit(main())

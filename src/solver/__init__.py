@@ -1,0 +1,1 @@
+"""Solver engines: Problem in, Solution out."""

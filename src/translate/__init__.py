@@ -1,0 +1,1 @@
+"""Kubernetes objects and node topology -> typed models -> facts (the Problem)."""

@@ -1,0 +1,1 @@
+"""CEL for DRA selectors, on cel-python's grammar."""

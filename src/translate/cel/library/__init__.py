@@ -1,0 +1,1 @@
+"""CEL function libraries of the Kubernetes CEL environment, one module per library."""

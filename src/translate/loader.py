@@ -1,0 +1,510 @@
+"""Reading objects from files, directories and stdin, as `kubectl apply -f` and `kubectl get -o yaml`
+give them.
+
+Every problem in the input is collected and reported at once
+(`FILE:LINE: Kind/namespace/name: field.path: what is wrong`); unknown fields are
+warnings (errors with `strict`), and the fields the client's models lack are kept
+on the object (`KubeObject.extras`).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import sys
+import types
+import typing
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
+
+from pydantic import BaseModel, ValidationError
+
+from ..errors import FieldPath, InputError, Problem, ProblemList
+from . import kinds
+from .objects import KubeObject, ObjectSet
+from .paths import render_path
+from .quantity_fields import coerce_quantities
+from .yaml_source import Document, LineDict, LineList, line_of, read_documents
+
+SUFFIXES = (".yaml", ".yml", ".json")
+
+# Kinds that exist only in the core group, so a missing apiVersion can only mean "v1".
+_CORE_ONLY_KINDS = frozenset(
+    {
+        "Pod",
+        "Node",
+        "Namespace",
+        "ConfigMap",
+        "Secret",
+        "Service",
+        "ServiceAccount",
+        "PersistentVolumeClaim",
+        "PersistentVolume",
+        "ResourceQuota",
+        "LimitRange",
+    }
+)
+
+
+def load(paths: Sequence[str], *, strict: bool = False, stdin: TextIO | None = None) -> ObjectSet:
+    """Read every object under `paths` ("-" is stdin). Raises InputError listing every problem."""
+    problems = ProblemList()
+    objects = ObjectSet()
+    for path, text in _sources(paths, problems, stdin):
+        for doc in read_documents(text, path):
+            if isinstance(doc, Problem):
+                problems.add(doc)
+                continue
+            for obj in _objects_of(doc, problems, strict):
+                objects.objects.append(obj)
+    _check_duplicates(objects, problems)
+    problems.raise_if_errors()
+    objects.warnings = problems.warnings
+    return objects
+
+
+def load_text(text: str, file: str = "<input>", *, strict: bool = False) -> ObjectSet:
+    """Read objects from a string (tests, the Python API)."""
+    problems = ProblemList()
+    objects = ObjectSet()
+    for doc in read_documents(text, file):
+        if isinstance(doc, Problem):
+            problems.add(doc)
+            continue
+        objects.objects.extend(_objects_of(doc, problems, strict))
+    _check_duplicates(objects, problems)
+    problems.raise_if_errors()
+    objects.warnings = problems.warnings
+    return objects
+
+
+def _sources(paths: Sequence[str], problems: ProblemList, stdin: TextIO | None) -> Iterable[tuple[str, str]]:
+    for path in paths:
+        if path == "-":
+            yield "<stdin>", (stdin or sys.stdin).read()
+        elif os.path.isdir(path):
+            found = False
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    if name.endswith(SUFFIXES):
+                        found = True
+                        yield from _read_file(os.path.join(root, name), problems)
+            if not found:
+                problems.add(Problem("no .yaml, .yml or .json files in this directory", file=path))
+        else:
+            yield from _read_file(path, problems)
+
+
+def _read_file(path: str, problems: ProblemList) -> Iterable[tuple[str, str]]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            yield path, f.read()
+    except FileNotFoundError:
+        problems.add(Problem("no such file or directory", file=path))
+    except UnicodeDecodeError:
+        problems.add(Problem("not a UTF-8 text file", file=path))
+    except OSError as e:
+        problems.add(Problem(f"cannot read: {e.strerror}", file=path))
+
+
+def _ref_of(data: Any) -> str:
+    kind = data.get("kind") if isinstance(data, dict) else None
+    meta = data.get("metadata") if isinstance(data, dict) else None
+    name = meta.get("name") if isinstance(meta, dict) else None
+    namespace = meta.get("namespace") if isinstance(meta, dict) else None
+    parts = [str(kind or "<no kind>")]
+    if isinstance(namespace, str) and namespace:
+        parts.append(namespace)
+    parts.append(str(name) if name else "<unnamed>")
+    return "/".join(parts)
+
+
+def _objects_of(doc: Document, problems: ProblemList, strict: bool) -> list[KubeObject]:
+    data = doc.data
+    if not isinstance(data, dict):
+        problems.add(Problem("a document must be a Kubernetes object (a mapping)", doc.file, doc.line))
+        return []
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    if isinstance(kind, str) and kind.endswith("List") and isinstance(data.get("items"), list):
+        return _list_items(doc, data, problems, strict)
+    obj = _object(data, doc.file, doc.line, problems, strict)
+    del api_version, kind
+    return [obj] if obj is not None else []
+
+
+def _list_items(doc: Document, data: dict[str, Any], problems: ProblemList, strict: bool) -> list[KubeObject]:
+    """`kind: List` (items carry their kind) or a typed list such as `PodList` (they may not)."""
+    list_kind = str(data["kind"])
+    item_kind = list_kind[: -len("List")]
+    items: list[Any] = data["items"]
+    out: list[KubeObject] = []
+    for i, item in enumerate(items):
+        line = items.item_lines[i] if isinstance(items, LineList) else doc.line
+        if not isinstance(item, dict):
+            problems.add(Problem("a list item must be an object", doc.file, line, list_kind, ("items", i)))
+            continue
+        if item_kind and "kind" not in item:
+            item["kind"] = item_kind
+        if "apiVersion" not in item and item_kind and isinstance(data.get("apiVersion"), str):
+            item["apiVersion"] = data["apiVersion"]
+        obj = _object(item, doc.file, line, problems, strict)
+        if obj is not None:
+            out.append(obj)
+    return out
+
+
+def _object(
+    data: dict[str, Any], file: str, line: int, problems: ProblemList, strict: bool
+) -> KubeObject | None:
+    ref = _ref_of(data)
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    if not api_version and isinstance(kind, str) and kind in _CORE_ONLY_KINDS:
+        # kubectl refuses this, but the intent is unambiguous: read it, and say so.
+        problems.add(
+            Problem(
+                f'apiVersion is missing; reading this {kind} as "v1" (kubectl would reject it)',
+                file,
+                line,
+                ref,
+                ("apiVersion",),
+                warning=True,
+            )
+        )
+        api_version = data["apiVersion"] = "v1"
+    missing = [f for f, v in (("apiVersion", api_version), ("kind", kind)) if not isinstance(v, str) or not v]
+    if missing:
+        for f in missing:
+            problems.add(
+                Problem(
+                    "Required value: every object needs apiVersion and kind",
+                    file,
+                    line_of(data, (f,), line),
+                    ref,
+                    (f,),
+                )
+            )
+        return None
+    assert isinstance(api_version, str) and isinstance(kind, str)
+    info = kinds.lookup(api_version, kind)
+    if info is None:
+        known = kinds.known_versions(kind)
+        hint = f" (kubefit reads {kind} as {', '.join(known)})" if known else ""
+        problems.add(
+            Problem(
+                f'unknown kind "{kind}" in apiVersion "{api_version}"{hint}',
+                file,
+                line_of(data, ("kind",), line),
+                ref,
+                ("kind",),
+            )
+        )
+        return None
+
+    coerce_quantities(info.model, data)
+    model, extras, ok = _validate(info.model, data, file, line, ref, problems, strict)
+    if not ok or model is None:
+        return None
+    target = kinds.canonical(info)
+    if target is not info:
+        converted = kinds.converted(info, _strip(data, list(extras)))
+        coerce_quantities(target.model, converted)
+        try:
+            model = target.model.model_validate(converted)
+        except ValidationError as e:
+            for err in e.errors():
+                path = _clean_loc(data, err["loc"])
+                message = f"cannot convert to {target.api_version}: {_message(err)}"
+                problems.add(_problem(message, file, data, line, ref, path, info.model))
+            return None
+    obj = KubeObject(
+        target, model, data, file, line, api_version, extras, info if target is not info else None
+    )
+    _default_namespace(obj)
+    if not obj.name and info.kind not in ("KubeletConfiguration",):
+        name_path: FieldPath = ("metadata", "name")
+        message = "Required value: name is required (kubefit does not invent names)"
+        problems.add(obj.problem(name_path, message))
+        return None
+    return obj
+
+
+def _default_namespace(obj: KubeObject) -> None:
+    # `kubectl apply` puts namespaced objects without a namespace into "default".
+    meta = getattr(obj.model, "metadata", None)
+    if obj.info.namespaced and meta is not None and not meta.namespace:
+        meta.namespace = "default"
+
+
+def _validate(
+    model: type[BaseModel],
+    data: dict[str, Any],
+    file: str,
+    line: int,
+    ref: str,
+    problems: ProblemList,
+    strict: bool,
+) -> tuple[BaseModel | None, dict[FieldPath, Any], bool]:
+    """Validate, setting unknown fields aside (warned, or errors with `strict`) and reporting the rest."""
+    extras: dict[FieldPath, Any] = {}
+    work = _plain(data)
+    for _ in range(50):
+        try:
+            instance = model.model_validate(work)
+        except ValidationError as e:
+            unknown = [err for err in e.errors() if err["type"] == "extra_forbidden"]
+            filled = [err for err in e.errors() if _fill_status_field(model, work, err)]
+            others = [err for err in e.errors() if err["type"] != "extra_forbidden" and err not in filled]
+            for err in unknown:
+                path = _clean_loc(data, err["loc"])
+                if path in extras:
+                    continue
+                extras[path] = _get(data, path)
+                _delete(work, path)
+            if others:
+                _report_unknown(extras, data, file, line, ref, problems, strict, model)
+                for err in others:
+                    path = _clean_loc(data, err["loc"])
+                    problems.add(_problem(_message(err), file, data, line, ref, path, model))
+                return None, extras, False
+            if not unknown and not filled:
+                break
+            continue
+        _report_unknown(extras, data, file, line, ref, problems, strict, model)
+        return instance, extras, not (strict and extras)
+    return None, extras, False
+
+
+def _fill_status_field(model: type[BaseModel], work: Any, err: Any) -> bool:
+    """Status is written by controllers and often given in part: a missing required status field
+    gets its zero value instead of an error (the API server does not validate status on create)."""
+    loc = tuple(err["loc"])
+    if err["type"] != "missing" or not loc or loc[0] != "status":
+        return False
+    annotation = _annotation_at(model, loc)
+    if annotation is None:
+        return False
+    parent = work
+    for part in loc[:-1]:
+        try:
+            parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    if not isinstance(parent, dict):
+        return False
+    parent[loc[-1]] = _zero(annotation)
+    return True
+
+
+def _unwrap(annotation: Any) -> Any:
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Union or isinstance(annotation, types.UnionType):
+            args = [a for a in typing.get_args(annotation) if a is not type(None)]
+            annotation = args[0] if args else annotation
+        elif origin is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+        else:
+            return annotation
+
+
+def _annotation_at(model: type[BaseModel], loc: Sequence[Any]) -> Any:
+    current: Any = model
+    for part in loc:
+        current = _unwrap(current)
+        origin = typing.get_origin(current)
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            field = next(
+                (
+                    f
+                    for name, f in current.model_fields.items()
+                    if part in (name, f.alias, f.serialization_alias)
+                ),
+                None,
+            )
+            if field is None:
+                return None
+            current = field.annotation
+        elif origin in (list, dict):
+            current = typing.get_args(current)[-1]
+        else:
+            return None
+    return _unwrap(current)
+
+
+def _zero(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return {}
+    origin = typing.get_origin(annotation)
+    if origin is list:
+        return []
+    if origin is dict:
+        return {}
+    if annotation is bool:
+        return False
+    if annotation is int:
+        return 0
+    if annotation is float:
+        return 0.0
+    return ""
+
+
+def _report_unknown(
+    extras: dict[FieldPath, Any],
+    data: dict[str, Any],
+    file: str,
+    line: int,
+    ref: str,
+    problems: ProblemList,
+    strict: bool,
+    model: type[BaseModel],
+) -> None:
+    for path in extras:
+        problems.add(_problem(f'unknown field "{path[-1]}"', file, data, line, ref, path, model, not strict))
+
+
+def _problem(
+    message: str,
+    file: str,
+    data: Any,
+    line: int,
+    ref: str,
+    path: FieldPath,
+    model: type[BaseModel],
+    warning: bool = False,
+) -> Problem:
+    return Problem(message, file, line_of(data, path, line), ref, path, warning, render_path(model, path))
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy as plain dicts and lists (what pydantic should see)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _strip(data: dict[str, Any], paths: list[FieldPath]) -> dict[str, Any]:
+    out: dict[str, Any] = _plain(data)
+    for path in paths:
+        _delete(out, path)
+    return out
+
+
+def _get(data: Any, path: FieldPath) -> Any:
+    current = data
+    for part in path:
+        try:
+            current = current[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return copy.deepcopy(current)
+
+
+def _delete(data: Any, path: FieldPath) -> None:
+    current = data
+    for part in path[:-1]:
+        try:
+            current = current[part]
+        except (KeyError, IndexError, TypeError):
+            return
+    if isinstance(current, dict):
+        current.pop(path[-1], None)
+
+
+def _clean_loc(data: Any, loc: Sequence[Any]) -> FieldPath:
+    """A pydantic error location as a field path of the input (union-member tags dropped)."""
+    out: list[str | int] = []
+    current = data
+    for part in loc:
+        if (isinstance(current, dict) and part in current) or (
+            isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current)
+        ):
+            out.append(part)
+            current = current[part]
+        elif isinstance(current, dict) and isinstance(part, str) and not _is_union_tag(part):
+            out.append(part)  # a missing field: name it
+            current = None
+        elif current is None or not _is_union_tag(str(part)):
+            continue
+    return tuple(out)
+
+
+def _is_union_tag(part: str) -> bool:
+    return (
+        part in {"int", "str", "float", "bool", "list", "dict"}
+        or "[" in part
+        or part.startswith(("function-", "lax-", "json-", "union[", "tagged-union"))
+    )
+
+
+_KINDS_OF = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "string_type": "a string",
+    "bool_type": "a boolean",
+    "bool_parsing": "a boolean",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "list_type": "a list",
+    "dict_type": "an object",
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+    "datetime_type": "an RFC 3339 timestamp",
+    "datetime_parsing": "an RFC 3339 timestamp",
+    "datetime_from_date_parsing": "an RFC 3339 timestamp",
+}
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"number {value}"
+    if isinstance(value, str):
+        return f'string "{value}"' if len(value) < 60 else "a string"
+    if isinstance(value, (list, LineList)):
+        return "a list"
+    if isinstance(value, (dict, LineDict)):
+        return "an object"
+    return type(value).__name__
+
+
+def _message(err: Any) -> str:
+    kind = err["type"]
+    if kind == "missing":
+        return "Required value"
+    if kind in _KINDS_OF:
+        return f"Invalid value: must be {_KINDS_OF[kind]}, not {_describe(err.get('input'))}"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "literal_error" or kind == "enum":
+        return f"Unsupported value: {_describe(err.get('input'))}: {err['msg']}"
+    return f"Invalid value: {err['msg']}"
+
+
+def _check_duplicates(objects: ObjectSet, problems: ProblemList) -> None:
+    seen: dict[tuple[str, str, str, str], KubeObject] = {}
+    for obj in objects:
+        if obj.kind == "KubeletConfiguration" and not obj.name:
+            continue
+        key = (obj.info.group, obj.kind, obj.namespace, obj.name)
+        first = seen.get(key)
+        if first is not None:
+            problems.add(
+                obj.problem(
+                    ("metadata", "name"),
+                    f"Duplicate value: {obj.ref} is also defined at {first.file}:{first.line}",
+                )
+            )
+        else:
+            seen[key] = obj
+
+
+def raise_problems(problems: list[Problem]) -> None:
+    if problems:
+        raise InputError(problems)

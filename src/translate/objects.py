@@ -1,0 +1,98 @@
+"""Loaded Kubernetes objects and the set of them kubefit reasons about."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..errors import FieldPath, Problem
+from .kinds import KindInfo
+from .paths import render_path
+from .yaml_source import line_of
+
+
+@dataclass
+class KubeObject:
+    """One object as read: its typed model (in the version kubefit uses) and where it came from."""
+
+    info: KindInfo
+    model: BaseModel
+    raw: dict[str, Any]
+    file: str
+    line: int
+    written_api_version: str
+    # Fields the client's model does not know, by path: carried along, never silently dropped.
+    extras: dict[FieldPath, Any] = field(default_factory=dict)
+    # The version as written, when it differs from `info` (the raw document follows its schema).
+    written: KindInfo | None = None
+
+    @property
+    def written_info(self) -> KindInfo:
+        return self.written or self.info
+
+    @property
+    def kind(self) -> str:
+        return self.info.kind
+
+    @property
+    def api_version(self) -> str:
+        return self.info.api_version
+
+    @property
+    def name(self) -> str:
+        meta = getattr(self.model, "metadata", None)
+        return (getattr(meta, "name", None) or "") if meta is not None else ""
+
+    @property
+    def namespace(self) -> str:
+        meta = getattr(self.model, "metadata", None)
+        return (getattr(meta, "namespace", None) or "") if meta is not None else ""
+
+    @property
+    def ref(self) -> str:
+        """`Kind/namespace/name` (or `Kind/name` for cluster-scoped objects), as messages name it."""
+        parts = [self.kind]
+        if self.namespace:
+            parts.append(self.namespace)
+        parts.append(self.name or "<unnamed>")
+        return "/".join(parts)
+
+    def line_of(self, path: FieldPath) -> int:
+        return line_of(self.raw, path, self.line)
+
+    def problem(self, path: FieldPath, message: str, warning: bool = False) -> Problem:
+        text = render_path(self.written_info.model, path)
+        return Problem(message, self.file, self.line_of(path), self.ref, path, warning, text)
+
+    def extra(self, path: FieldPath, default: Any = None) -> Any:
+        """A field the client model lacks, read from the input as written."""
+        return self.extras.get(path, default)
+
+
+@dataclass
+class ObjectSet:
+    """All objects of one run, in input order, with lookups by kind and name."""
+
+    objects: list[KubeObject] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[KubeObject]:
+        return iter(self.objects)
+
+    def __len__(self) -> int:
+        return len(self.objects)
+
+    def of_kind(self, kind: str) -> list[KubeObject]:
+        return [o for o in self.objects if o.kind == kind]
+
+    def models(self, kind: str) -> list[Any]:
+        return [o.model for o in self.objects if o.kind == kind]
+
+    def get(self, kind: str, name: str, namespace: str = "") -> KubeObject | None:
+        for o in self.objects:
+            if o.kind == kind and o.name == name and (not namespace or o.namespace == namespace):
+                return o
+        return None

@@ -1,0 +1,513 @@
+"""Name, format and quantity rules shared by the validators, worded like apimachinery.
+
+Two layers: `is_*` functions return the bare messages Kubernetes' format checks
+produce (so callers can prefix them, as label keys do), and the field-error
+builders below turn a path and a value into a `FieldError` whose message is what
+the API server prints after the field path (`Invalid value: "x": ...`,
+`Required value`, `Too many: 33: must have at most 32 items`, ...). Users put
+our output next to `kubectl` errors, so the wording is kept identical.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ...errors import FieldPath
+from . import FieldError
+
+if TYPE_CHECKING:
+    from kubernetes.client.models import V1ObjectMeta
+
+    from ..quantity import Quantity
+
+DNS1123_LABEL_MAX_LENGTH = 63
+DNS1123_SUBDOMAIN_MAX_LENGTH = 253
+LABEL_VALUE_MAX_LENGTH = 63
+LABEL_KEY_NAME_MAX_LENGTH = 63
+DRIVER_NAME_MAX_LENGTH = 63
+POOL_NAME_MAX_LENGTH = DNS1123_SUBDOMAIN_MAX_LENGTH
+DEVICE_MAX_DOMAIN_LENGTH = 63
+DEVICE_MAX_ID_LENGTH = 32
+ANNOTATIONS_TOTAL_MAX_BYTES = 256 * 1024
+
+_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_SUBDOMAIN_FMT = _LABEL_FMT + "(\\." + _LABEL_FMT + ")*"
+_C_IDENT_FMT = "[A-Za-z_][A-Za-z0-9_]*"
+_LABEL_KEY_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_VALUE_FMT = "(" + _LABEL_KEY_NAME_FMT + ")?"
+
+_LABEL_RE = re.compile(_LABEL_FMT)
+_SUBDOMAIN_RE = re.compile(_SUBDOMAIN_FMT)
+_C_IDENT_RE = re.compile(_C_IDENT_FMT)
+_LABEL_KEY_NAME_RE = re.compile(_LABEL_KEY_NAME_FMT)
+_LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
+
+_LABEL_MSG = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+    "and must start and end with an alphanumeric character"
+)
+_SUBDOMAIN_MSG = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+    "and must start and end with an alphanumeric character"
+)
+_C_IDENT_MSG = (
+    "a valid C identifier must start with alphabetic character or '_', "
+    "followed by a string of alphanumeric characters or '_'"
+)
+_LABEL_KEY_MSG = (
+    "must consist of alphanumeric characters, '-', '_' or '.', "
+    "and must start and end with an alphanumeric character"
+)
+_LABEL_VALUE_MSG = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+    "and must start and end with an alphanumeric character"
+)
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """apimachinery's RegexError: the rule, optional examples, then the regex."""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    # The double space after each example's comma is how Kubernetes prints it.
+    shown = " or ".join(f"'{e}', " for e in examples)
+    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
+
+
+def max_len_error(length: int) -> str:
+    return f"must be no more than {length} bytes"
+
+
+EMPTY_ERROR = "must be non-empty"
+
+
+def _blen(value: str) -> int:
+    # Kubernetes limits count bytes of the UTF-8 encoding, not characters.
+    return len(value.encode())
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    errs: list[str] = []
+    if _blen(value) > DNS1123_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
+    if not _LABEL_RE.fullmatch(value):
+        if _SUBDOMAIN_RE.fullmatch(value):
+            # A valid subdomain that is no label can only be failing on its dots.
+            errs.append("must not contain dots")
+        else:
+            errs.append(regex_error(_LABEL_MSG, _LABEL_FMT, "my-name", "123-abc"))
+    return errs
+
+
+def is_dns1123_subdomain(value: str) -> list[str]:
+    errs: list[str] = []
+    if _blen(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if not _SUBDOMAIN_RE.fullmatch(value):
+        errs.append(regex_error(_SUBDOMAIN_MSG, _SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+def is_c_identifier(value: str) -> list[str]:
+    """Format only; callers apply their own length limit."""
+    if _C_IDENT_RE.fullmatch(value):
+        return []
+    return [regex_error(_C_IDENT_MSG, _C_IDENT_FMT, "my_name", "MY_NAME", "MyName")]
+
+
+def is_qualified_name(value: str) -> list[str]:
+    """A label key: an optional DNS-subdomain prefix and '/', then a name part."""
+    errs: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part " + EMPTY_ERROR)
+        else:
+            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix))
+    else:
+        return [
+            "a valid label key "
+            + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_NAME_FMT, "MyName", "my.name", "123-abc")
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
+    if not name:
+        errs.append("name part " + EMPTY_ERROR)
+    elif _blen(name) > LABEL_KEY_NAME_MAX_LENGTH:
+        errs.append("name part " + max_len_error(LABEL_KEY_NAME_MAX_LENGTH))
+    if not _LABEL_KEY_NAME_RE.fullmatch(name):
+        errs.append(
+            "name part " + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_NAME_FMT, "MyName", "my.name", "123-abc")
+        )
+    return errs
+
+
+def is_label_value(value: str) -> list[str]:
+    errs: list[str] = []
+    if _blen(value) > LABEL_VALUE_MAX_LENGTH:
+        errs.append(max_len_error(LABEL_VALUE_MAX_LENGTH))
+    if not _LABEL_VALUE_RE.fullmatch(value):
+        errs.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+    return errs
+
+
+# Resource names (core/v1 helper rules) --------------------------------------------------------
+
+_NATIVE_PREFIX = "kubernetes.io/"
+_QUOTA_REQUESTS_PREFIX = "requests."
+
+
+def is_native_resource_name(name: str) -> bool:
+    return "/" not in name or _NATIVE_PREFIX in name
+
+
+def is_extended_resource_name(name: str) -> bool:
+    """Not native, not `requests.`-prefixed, and still a label key once quota prefixes it."""
+    if is_native_resource_name(name) or name.startswith(_QUOTA_REQUESTS_PREFIX):
+        return False
+    return not is_qualified_name(_QUOTA_REQUESTS_PREFIX + name)
+
+
+def is_node_allocatable_resource_name(name: str) -> bool:
+    # Only what the kubelet itself accounts and a DRA driver may take over:
+    # CPU, memory and huge pages (ephemeral-storage and extended resources are out).
+    return name in ("cpu", "memory") or name.startswith("hugepages-")
+
+
+# Rendering values the way Go's field errors print them -------------------------------------
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A value already rendered (Go prints some values as struct/slice literals)."""
+
+    text: str
+
+
+Value = str | int | bool | None | Raw
+
+
+def go_quote(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def render(value: Value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, Raw):
+        return value.text
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return go_quote(value)
+
+
+def go_string_slice(values: Iterable[str] | None, type_name: str = "[]string") -> Raw:
+    """`[]string{"a", "b"}`, or `[]string(nil)` for an unset list, as `%#v` shows it."""
+    if values is None:
+        return Raw(f"{type_name}(nil)")
+    return Raw(type_name + "{" + ", ".join(go_quote(v) for v in values) + "}")
+
+
+# Field-error builders ------------------------------------------------------------------------
+
+
+def required(path: FieldPath, detail: str = "") -> FieldError:
+    return FieldError(path, "Required value" + (f": {detail}" if detail else ""))
+
+
+def invalid(path: FieldPath, value: Value, detail: str) -> FieldError:
+    return FieldError(path, f"Invalid value: {render(value)}: {detail}")
+
+
+def forbidden(path: FieldPath, detail: str) -> FieldError:
+    return FieldError(path, f"Forbidden: {detail}")
+
+
+def too_long(path: FieldPath, max_bytes: int) -> FieldError:
+    return FieldError(path, f"Too long: may not be more than {max_bytes} bytes")
+
+
+def too_many(path: FieldPath, actual: int, maximum: int) -> FieldError:
+    return FieldError(path, f"Too many: {actual}: must have at most {maximum} items")
+
+
+def duplicate(path: FieldPath, value: Value) -> FieldError:
+    return FieldError(path, f"Duplicate value: {render(value)}")
+
+
+def not_found(path: FieldPath, value: Value) -> FieldError:
+    return FieldError(path, f"Not found: {render(value)}")
+
+
+def not_supported(path: FieldPath, value: Value, supported: Iterable[str]) -> FieldError:
+    listed = ", ".join(go_quote(s) for s in supported)
+    suffix = f": supported values: {listed}" if listed else ""
+    return FieldError(path, f"Unsupported value: {render(value)}{suffix}")
+
+
+def messages_as_invalid(path: FieldPath, value: str, messages: Iterable[str]) -> list[FieldError]:
+    return [invalid(path, value, m) for m in messages]
+
+
+# Field-level name validators ---------------------------------------------------------------
+
+
+def validate_dns1123_label(value: str, path: FieldPath) -> list[FieldError]:
+    return messages_as_invalid(path, value, is_dns1123_label(value))
+
+
+def validate_dns1123_subdomain(value: str, path: FieldPath) -> list[FieldError]:
+    return messages_as_invalid(path, value, is_dns1123_subdomain(value))
+
+
+def validate_label_name(value: str, path: FieldPath) -> list[FieldError]:
+    """A label key (qualified name); an empty key fails here too."""
+    return messages_as_invalid(path, value, is_qualified_name(value))
+
+
+def validate_label_value(value: str, path: FieldPath) -> list[FieldError]:
+    return messages_as_invalid(path, value, is_label_value(value))
+
+
+def validate_driver_name(value: str, path: FieldPath) -> list[FieldError]:
+    """DRA driver names follow the CSI driver name rule: a DNS subdomain of at most 63 bytes.
+
+    The subdomain check runs on the lower-cased name, so upper case letters pass.
+    """
+    if not value:
+        return [required(path)]
+    errs: list[FieldError] = []
+    if _blen(value) > DRIVER_NAME_MAX_LENGTH:
+        errs.append(too_long(path, DRIVER_NAME_MAX_LENGTH))
+    errs.extend(messages_as_invalid(path, value, is_dns1123_subdomain(value.lower())))
+    return errs
+
+
+def validate_pool_name(value: str, path: FieldPath) -> list[FieldError]:
+    """One or more DNS subdomains joined by '/', at most 253 bytes in all."""
+    if not value:
+        return [required(path)]
+    errs: list[FieldError] = []
+    if _blen(value) > POOL_NAME_MAX_LENGTH:
+        errs.append(too_long(path, POOL_NAME_MAX_LENGTH))
+    for part in value.split("/"):
+        errs.extend(validate_dns1123_subdomain(part, path))
+    return errs
+
+
+def validate_c_identifier(value: str, path: FieldPath) -> list[FieldError]:
+    errs: list[FieldError] = []
+    if _blen(value) > DEVICE_MAX_ID_LENGTH:
+        errs.append(too_long(path, DEVICE_MAX_ID_LENGTH))
+    errs.extend(messages_as_invalid(path, value, is_c_identifier(value)))
+    return errs
+
+
+def validate_resource_qualified_name(name: str, path: FieldPath) -> list[FieldError]:
+    """A device attribute or capacity name: `id` or `domain/id`.
+
+    The domain follows the driver-name rule, the id is a C identifier.
+    """
+    parts = name.split("/")
+    if len(parts) == 1:
+        return validate_c_identifier(parts[0], path)
+    if len(parts) > 2:
+        return [invalid(path, name, "must not contain more than one slash")]
+    domain, ident = parts
+    errs: list[FieldError] = []
+    if not domain:
+        errs.append(invalid(path, "", "the domain must not be empty"))
+    else:
+        errs.extend(validate_driver_name(domain, path))
+    if not ident:
+        errs.append(invalid(path, "", "the name must not be empty"))
+    else:
+        errs.extend(validate_c_identifier(ident, path))
+    return errs
+
+
+def validate_fully_qualified_name(name: str, path: FieldPath) -> list[FieldError]:
+    """Like `validate_resource_qualified_name`, but the domain is mandatory."""
+    errs = validate_resource_qualified_name(name, path)
+    if "/" not in name:
+        errs.append(
+            invalid(path, name, "a fully qualified name must be a domain and a name separated by a slash")
+        )
+    return errs
+
+
+def truncate_key(key: str, max_len: int) -> str:
+    """Map keys in error paths are shortened in the middle, as the API server does."""
+    max_len = max(max_len, 16)
+    if len(key) <= max_len:
+        return key
+    keep = max_len - 3
+    return key[: (keep + 1) // 2] + "..." + key[len(key) - keep // 2 :]
+
+
+_UUID_HEX = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def _uuid_problem(uid: str) -> str | None:
+    # The forms google/uuid accepts: plain, urn-prefixed, braced, and 32 bare hex digits.
+    n = len(uid)
+    if n == 36:
+        body = uid
+    elif n == 45:
+        if uid[:9].lower() != "urn:uuid:":
+            return f"invalid urn prefix: {go_quote(uid[:9])}"
+        body = uid[9:]
+    elif n == 38:
+        if uid[0] != "{" or uid[-1] != "}":
+            return "invalid bracketed UUID format"
+        body = uid[1:-1]
+    elif n == 32:
+        return None if re.fullmatch(r"[0-9a-fA-F]{32}", uid) else "invalid UUID format"
+    else:
+        return f"invalid UUID length: {n}"
+    return None if _UUID_HEX.fullmatch(body) else "invalid UUID format"
+
+
+def validate_uid(uid: str, path: FieldPath) -> list[FieldError]:
+    problem = _uuid_problem(uid)
+    if problem is not None:
+        return [invalid(path, uid, f"error validating uid: {problem}")]
+    if len(uid) != 36 or uid != uid.lower():
+        return [
+            invalid(
+                path,
+                uid,
+                "uid must be in RFC 4122 normalized form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` "
+                "with lowercase hexadecimal characters",
+            )
+        ]
+    return []
+
+
+# Object metadata --------------------------------------------------------------------------
+
+
+def validate_labels(labels: Mapping[str, str] | None, path: FieldPath) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for key, value in (labels or {}).items():
+        errs.extend(validate_label_name(key, path))
+        errs.extend(validate_label_value(value, path))
+    return errs
+
+
+def validate_annotations(annotations: Mapping[str, str] | None, path: FieldPath) -> list[FieldError]:
+    errs: list[FieldError] = []
+    total = 0
+    for key, value in (annotations or {}).items():
+        # Annotation keys are compared case-insensitively against the label-key rule.
+        errs.extend(messages_as_invalid(path, key, is_qualified_name(key.lower())))
+        total += _blen(key) + _blen(value)
+    if total > ANNOTATIONS_TOTAL_MAX_BYTES:
+        errs.append(too_long(path, ANNOTATIONS_TOTAL_MAX_BYTES))
+    return errs
+
+
+def _mask_trailing_dash(name: str) -> str:
+    # A generateName prefix may end in '-' because random characters follow it.
+    if len(name) > 1 and name.endswith("-"):
+        return name[:-2] + "a"
+    return name
+
+
+def validate_object_meta(
+    meta: V1ObjectMeta | None, *, namespaced: bool, path: FieldPath = ("metadata",)
+) -> list[FieldError]:
+    """Name, generateName, namespace, labels and annotations of a top-level object.
+
+    Object names of every DRA kind are DNS subdomains. A missing namespace is not
+    reported for namespaced kinds: kubectl fills it in from the context.
+    """
+    name = meta.name if meta is not None else None
+    generate_name = meta.generate_name if meta is not None else None
+    namespace = meta.namespace if meta is not None else None
+    errs: list[FieldError] = []
+    if generate_name:
+        errs.extend(
+            messages_as_invalid(
+                (*path, "generateName"),
+                generate_name,
+                is_dns1123_subdomain(_mask_trailing_dash(generate_name)),
+            )
+        )
+    if not name:
+        if not generate_name:
+            errs.append(required((*path, "name"), "name or generateName is required"))
+    else:
+        errs.extend(validate_dns1123_subdomain(name, (*path, "name")))
+    if namespace:
+        if namespaced:
+            errs.extend(validate_dns1123_label(namespace, (*path, "namespace")))
+        else:
+            errs.append(forbidden((*path, "namespace"), "not allowed on this type"))
+    if meta is not None:
+        errs.extend(validate_labels(meta.labels, (*path, "labels")))
+        errs.extend(validate_annotations(meta.annotations, (*path, "annotations")))
+    return errs
+
+
+# Quantities -------------------------------------------------------------------------------
+#
+# The client models keep quantities as strings; they are read the way the API
+# server decodes them (kubefit's port of apimachinery's Quantity), so both the
+# syntax errors and the spelling of values in messages ("1.1" prints as "1100m")
+# match what `kubectl` shows.
+
+
+def parse_quantity(text: str) -> Quantity | str:
+    """The quantity as the API server decodes it, or the decoding error."""
+    # Imported here so the validators load even where the quantity module is unavailable.
+    from ..quantity import Quantity, QuantityError
+
+    try:
+        return Quantity.unmarshal(text)
+    except QuantityError as err:
+        return str(err)
+
+
+def validate_quantity(text: str, path: FieldPath) -> tuple[Quantity | None, list[FieldError]]:
+    parsed = parse_quantity(text)
+    if isinstance(parsed, str):
+        return None, [invalid(path, text, parsed)]
+    return parsed, []
+
+
+def is_fractional(q: Quantity) -> bool:
+    return q.as_fraction().denominator != 1
+
+
+def decimal_key(q: Quantity) -> str:
+    """The value as a plain decimal, equal for equal values however they were spelled."""
+    value = q.as_fraction()
+    if value.denominator == 1:
+        return str(value.numerator)
+    # Kubernetes keeps at most nano precision, so nine places show every value exactly.
+    scaled = abs(value) * 10**9
+    digits = f"{scaled.numerator // scaled.denominator:010d}"
+    text = (digits[:-9] or "0") + "." + digits[-9:]
+    return ("-" if value < 0 else "") + text.rstrip("0")

@@ -1,0 +1,107 @@
+"""Running API validation over every loaded object and turning field errors into located problems."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import FieldPath, Problem
+from ...features import ALL_ON, FeatureGates
+from ..cel.environment import Features
+from ..cel.selector import compile_error_text
+from ..objects import KubeObject, ObjectSet
+from ..quantity_fields import quantity_values
+from . import FieldError, ValidationContext
+from .names import validate_dns1123_label, validate_object_meta, validate_quantity
+
+
+@dataclass
+class Context:
+    """The ValidationContext of one kubefit run."""
+
+    gates: FeatureGates = ALL_ON
+
+    @property
+    def cel_features(self) -> Features:
+        return cel_features(self.gates)
+
+    def cel_compile_error(self, expression: str) -> str | None:
+        return compile_error_text(expression, self.cel_features, new=True)
+
+    def derived_attribute_compile_error(self, expression: str) -> str | None:
+        return compile_error_text(expression, self.cel_features, new=True, result="attribute")
+
+    def feature_enabled(self, gate: str) -> bool:
+        return self.gates.enabled(gate)
+
+
+def cel_features(gates: FeatureGates) -> Features:
+    return Features(
+        consumable_capacity=gates.enabled("DRAConsumableCapacity"),
+        list_type_attributes=gates.enabled("DRAListTypeAttributes"),
+    )
+
+
+Validator = Callable[[Any, ValidationContext], list[FieldError]]
+
+
+def _validators() -> dict[str, Validator]:
+    from .device_class import validate_device_class
+    from .device_taint_rule import validate_device_taint_rule
+    from .node import validate_kubelet_configuration, validate_node_topology
+    from .resource_claim import validate_resource_claim, validate_resource_claim_template
+    from .resource_slice import validate_resource_slice
+
+    return {
+        "ResourceSlice": validate_resource_slice,
+        "DeviceClass": validate_device_class,
+        "ResourceClaim": validate_resource_claim,
+        "ResourceClaimTemplate": validate_resource_claim_template,
+        "DeviceTaintRule": validate_device_taint_rule,
+        "KubeletConfiguration": validate_kubelet_configuration,
+        "NodeTopology": validate_node_topology,
+    }
+
+
+def validate_metadata(obj: KubeObject) -> list[FieldError]:
+    """Object metadata of kinds without a validator of their own (which checks it itself)."""
+    meta = getattr(obj.model, "metadata", None)
+    if obj.kind in ("KubeletConfiguration", "NodeTopology") or meta is None:
+        return []
+    errors = validate_object_meta(meta, namespaced=obj.info.namespaced)
+    if obj.kind == "Namespace" and meta.name:
+        errors += validate_dns1123_label(meta.name, ("metadata", "name"))
+    return errors
+
+
+def validate_quantities(obj: KubeObject) -> list[FieldError]:
+    errors: list[FieldError] = []
+    for path, value in quantity_values(obj.written_info.model, obj.raw):
+        if isinstance(value, str):
+            errors += validate_quantity(value, path)[1]
+    return errors
+
+
+def object_errors(obj: KubeObject, ctx: Context) -> Iterator[FieldError]:
+    validator = _validators().get(obj.kind)
+    if validator is not None:
+        yield from validator(obj.model, ctx)
+    if obj.info.group != "resource.k8s.io":
+        yield from validate_metadata(obj)
+        yield from validate_quantities(obj)
+
+
+def validate_objects(objects: ObjectSet, gates: FeatureGates = ALL_ON) -> list[Problem]:
+    """Every API-validation problem of every object, located in its file."""
+    ctx = Context(gates)
+    problems: list[Problem] = []
+    for obj in objects:
+        seen: set[tuple[FieldPath, str]] = set()
+        for error in object_errors(obj, ctx):
+            key = (error.path, error.message)
+            if key in seen:
+                continue
+            seen.add(key)
+            problems.append(obj.problem(error.path, error.message))
+    return problems
