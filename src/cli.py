@@ -9,6 +9,7 @@ answer is still printed), 2 bad input (one line per problem, nothing else),
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import sys
 from collections.abc import Sequence
@@ -88,6 +89,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_devices)
 
+    p = verbs.add_parser(
+        "allocate",
+        help="allocate pending claims, as the scheduler would",
+        description="Allocate the claims of each pending pod (or the named claims together, or "
+        "the unallocated claims together) and print them with status.allocation.",
+    )
+    _common(p)
+    p.add_argument("--node", help="allocate on this node only (default: try nodes in name order)")
+    p.add_argument(
+        "--claims", help="comma-separated claims ([namespace/]name) to allocate together, in order"
+    )
+    p.add_argument("--engine", default="greedy", help="greedy (what Kubernetes does)")
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=1_000_000,
+        metavar="N",
+        help="search steps per node before answering unknown (default 1000000)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wall-clock budget for the whole run before answering unknown",
+    )
+    p.set_defaults(run=cmd_allocate)
+
     p = verbs.add_parser("feature-gates", help="list the feature gates kubefit honours")
     p.set_defaults(run=cmd_feature_gates)
     return parser
@@ -109,16 +138,24 @@ def _warn(problems: Sequence[Problem]) -> None:
         print(str(p), file=sys.stderr)
 
 
-def load_valid(args: argparse.Namespace, gates: FeatureGates) -> Any:
-    """Load and validate the input; any error is bad input."""
+def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_errors: bool = True) -> Any:
+    """Load and validate the input. Schema problems are always bad input; what only API validation
+    refuses is too, unless the verb answers as the scheduler would for objects already stored (then
+    it is a warning, and --strict makes it an error)."""
     from .translate.loader import load
     from .translate.validation.run import validate_objects
 
     objects = load(args.filename, strict=args.strict)
     _warn(objects.warnings)
     problems = validate_objects(objects, gates)
-    if problems:
+    if problems and (api_problems_are_errors or args.strict):
         raise InputError(problems)
+    if problems:
+        _warn([dataclasses.replace(p, warning=True) for p in problems])
+        log.warning(
+            "the API server would refuse the objects above; answering as the scheduler would if they "
+            "were stored (--strict stops here instead)"
+        )
     return objects
 
 
@@ -272,6 +309,53 @@ def cmd_devices(args: argparse.Namespace) -> int:
     for message in errors:
         print(message, file=sys.stderr)
     return EXIT_NO_FIT if errors else EXIT_OK
+
+
+def cmd_allocate(args: argparse.Namespace) -> int:
+    from .solver import engines
+    from .solver.render import render_list
+    from .solver.solution import Status
+    from .translate.dra.build import build
+
+    gates = _gates(args)
+    objects = load_valid(args, gates, api_problems_are_errors=False)
+    claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
+    built = build(objects, gates, args.node, claims)
+    engine = engines.get(args.engine)
+    engines.check_supported(engine, built.problem)
+    solution = engine.solve(built.problem, engines.Budget(args.steps, args.time_limit))
+    doc = render_list(built, solution)
+    emit(doc, _format(args), allocation_table(built, solution))
+    for unit in solution.units:
+        if unit.status != Status.ALLOCATED:
+            log.info("%s: %s", built.problem.units[unit.unit].name, unit.message)
+    return EXIT_OK if solution.status == Status.ALLOCATED else EXIT_NO_FIT
+
+
+def allocation_table(built: Any, solution: Any) -> str:
+    problem = built.problem
+    rows = []
+    for outcome in solution.units:
+        unit = problem.units[outcome.unit]
+        if not outcome.allocations:
+            rows.append([unit.name, str(outcome.status), outcome.node or "-", "-", "-", "-"])
+        for allocation in outcome.allocations:
+            claim = problem.claims[allocation.claim]
+            for r in allocation.results or ():
+                device = problem.devices[r.device]
+                rows.append(
+                    [
+                        unit.name,
+                        str(outcome.status),
+                        outcome.node,
+                        claim.ref,
+                        r.request,
+                        f"{device.driver}/{device.pool}/{device.name}",
+                    ]
+                )
+    text = table(["UNIT", "STATUS", "NODE", "CLAIM", "REQUEST", "DEVICE"], rows)
+    messages = [f"{problem.units[o.unit].name}: {o.message}" for o in solution.units if o.message]
+    return text + ("\n" + "\n".join(messages) + "\n" if messages else "")
 
 
 def cmd_feature_gates(args: argparse.Namespace) -> int:

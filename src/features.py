@@ -29,6 +29,7 @@ KNOWN_GATES: dict[str, str] = {
     "DRASchedulerFilterTimeout": "the scheduler's per-node filter timeout",
     "GenericWorkload": "PodGroup objects",
     "GangScheduling": "gang scheduling of pod groups",
+    "DRAWorkloadResourceClaims": "ResourceClaims of PodGroups, shared by their pods",
     "CPUManagerPolicyOptions": "CPU manager policy options",
     "CPUManagerPolicyBetaOptions": "beta CPU manager options",
     "CPUManagerPolicyAlphaOptions": "alpha CPU manager options",

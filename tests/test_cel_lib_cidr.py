@@ -5,43 +5,32 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cel_library_support import Declaration, LibraryUnderTest
 
 from kubefit.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library import cidr as lib
 from kubefit.translate.cel.library import ip as ip_lib
-from kubefit.translate.cel.registry import Overload
 from kubefit.translate.cel.values import equal
 
-
-def overload(overload_id: str) -> Overload:
-    found = [o for o in lib.library.overloads if o.id.removesuffix("_member") == overload_id]
-    assert len(found) == 1, overload_id
-    return found[0]
+LIB = LibraryUnderTest(lib.library)
+overload = LIB.overload
 
 
-@pytest.mark.parametrize(
-    ("overload_id", "name", "member", "params", "result"),
-    [
-        ("string_to_cidr", "cidr", False, (t.STRING,), t.CIDR),
-        ("is_cidr", "isCIDR", False, (t.STRING,), t.BOOL),
-        ("cidr_contains_ip_string", "containsIP", True, (t.CIDR, t.STRING), t.BOOL),
-        ("cidr_contains_ip_ip", "containsIP", True, (t.CIDR, t.IP), t.BOOL),
-        ("cidr_contains_cidr_string", "containsCIDR", True, (t.CIDR, t.STRING), t.BOOL),
-        ("cidr_contains_cidr", "containsCIDR", True, (t.CIDR, t.CIDR), t.BOOL),
-        ("cidr_ip", "ip", True, (t.CIDR,), t.IP),
-        ("cidr_prefix_length", "prefixLength", True, (t.CIDR,), t.INT),
-        ("cidr_masked", "masked", True, (t.CIDR,), t.CIDR),
-        ("cidr_to_string", "string", False, (t.CIDR,), t.STRING),
-    ],
-)
-def test_declaration(
-    overload_id: str, name: str, member: bool, params: tuple[t.CelType, ...], result: t.CelType
-) -> None:
-    ov = overload(overload_id)
-    assert (ov.function, ov.member, ov.params, ov.result) == (name, member, params, result)
-    assert ov.cost is not None and ov.estimate is not None
-    assert len(lib.library.overloads) == 10
+DECLARATIONS: list[Declaration] = [
+    ("string_to_cidr", "cidr", False, (t.STRING,), t.CIDR),
+    ("is_cidr", "isCIDR", False, (t.STRING,), t.BOOL),
+    ("cidr_contains_ip_string", "containsIP", True, (t.CIDR, t.STRING), t.BOOL),
+    ("cidr_contains_ip_ip", "containsIP", True, (t.CIDR, t.IP), t.BOOL),
+    ("cidr_contains_cidr_string", "containsCIDR", True, (t.CIDR, t.STRING), t.BOOL),
+    ("cidr_contains_cidr", "containsCIDR", True, (t.CIDR, t.CIDR), t.BOOL),
+    ("cidr_ip", "ip", True, (t.CIDR,), t.IP),
+    ("cidr_prefix_length", "prefixLength", True, (t.CIDR,), t.INT),
+    ("cidr_masked", "masked", True, (t.CIDR,), t.CIDR),
+    ("cidr_to_string", "string", False, (t.CIDR,), t.STRING),
+]
+
+test_declaration = LIB.declaration_test(DECLARATIONS, count=10)
 
 
 def cidr(text: str) -> lib.CIDR:
@@ -188,9 +177,7 @@ CIDR_ERRORS = [
 
 @pytest.mark.parametrize(("text", "message"), CIDR_ERRORS)
 def test_cidr_error(text: str, message: str) -> None:
-    with pytest.raises(CelRuntimeError) as info:
-        overload("string_to_cidr").impl(text)
-    assert str(info.value) == message
+    LIB.check_error("string_to_cidr", (text,), message)
 
 
 def test_contains_string_errors() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from validation_helpers import LABEL, LABEL_VALUE, NAME_PART, SUBDOMAIN
 
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library import format as lib
@@ -82,31 +83,10 @@ def test_unknown_name() -> None:
     assert not overload("format.named").impl("DNS1123Label").has
 
 
-LABEL_MSG = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
-    "must start and "
-    "end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-)
-SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
 DNS1035_MSG = (
     "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
     "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "
     "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
-)
-NAME_PART_MSG = (
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-)
-LABEL_VALUE_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
 )
 
 VALID = [
@@ -145,20 +125,20 @@ def test_valid(name: str, text: str) -> None:
 
 
 INVALID = [
-    ("dns1123Label", "contains a space", [LABEL_MSG]),
+    ("dns1123Label", "contains a space", [LABEL]),
     ("dns1123Label", "a.b", ["must not contain dots"]),
-    ("dns1123Label", "-start", [LABEL_MSG]),
+    ("dns1123Label", "-start", [LABEL]),
     ("dns1123Label", "a" * 64, ["must be no more than 63 characters"]),
-    ("dns1123Label", "A" * 64, ["must be no more than 63 characters", LABEL_MSG]),
-    ("dns1123Label", "", [LABEL_MSG]),
-    ("dns1123Subdomain", "contains a space", [SUBDOMAIN_MSG]),
+    ("dns1123Label", "A" * 64, ["must be no more than 63 characters", LABEL]),
+    ("dns1123Label", "", [LABEL]),
+    ("dns1123Subdomain", "contains a space", [SUBDOMAIN]),
     ("dns1123Subdomain", "a" * 254, ["must be no more than 253 characters"]),
     ("dns1035Label", "contains a space", [DNS1035_MSG]),
     ("dns1035Label", "1abc", [DNS1035_MSG]),
-    ("qualifiedName", "contains a space", [NAME_PART_MSG]),
+    ("qualifiedName", "contains a space", [NAME_PART]),
     ("qualifiedName", "/name", ["prefix part must be non-empty"]),
-    ("qualifiedName", "example.com/", ["name part must be non-empty", NAME_PART_MSG]),
-    ("qualifiedName", "Bad_Prefix/name", ["prefix part " + SUBDOMAIN_MSG]),
+    ("qualifiedName", "example.com/", ["name part must be non-empty", NAME_PART]),
+    ("qualifiedName", "Bad_Prefix/name", ["prefix part " + SUBDOMAIN]),
     ("qualifiedName", "a" * 64, ["name part must be no more than 63 characters"]),
     (
         "qualifiedName",
@@ -170,13 +150,13 @@ INVALID = [
             "'/' (e.g. 'example.com/MyName')"
         ],
     ),
-    ("dns1123LabelPrefix", "contains a space-", [LABEL_MSG]),
-    ("dns1123LabelPrefix", "-", [LABEL_MSG]),
-    ("dns1123SubdomainPrefix", "contains a space-", [SUBDOMAIN_MSG]),
+    ("dns1123LabelPrefix", "contains a space-", [LABEL]),
+    ("dns1123LabelPrefix", "-", [LABEL]),
+    ("dns1123SubdomainPrefix", "contains a space-", [SUBDOMAIN]),
     ("dns1035LabelPrefix", "contains a space-", [DNS1035_MSG]),
     # The last two bytes are replaced, so a multi-byte character before the dash stays invalid.
-    ("dns1123LabelPrefix", "abé-", [LABEL_MSG]),
-    ("labelValue", "my-cool-label-Value!!\n\n!!!", [LABEL_VALUE_MSG]),
+    ("dns1123LabelPrefix", "abé-", [LABEL]),
+    ("labelValue", "my-cool-label-Value!!\n\n!!!", [LABEL_VALUE]),
     ("labelValue", "a" * 64, ["must be no more than 63 characters"]),
     ("uri", "foo", ['parse "foo": invalid URI for request']),
     ("uri", "https://a:b:c/", ['parse "https://a:b:c/": invalid port ":c" after host']),

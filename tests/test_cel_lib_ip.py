@@ -5,42 +5,30 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cel_library_support import Declaration, LibraryUnderTest
 
-from kubefit.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library import ip as lib
-from kubefit.translate.cel.registry import Overload
 from kubefit.translate.cel.values import equal
 
-
-def overload(overload_id: str) -> Overload:
-    found = [o for o in lib.library.overloads if o.id.removesuffix("_member") == overload_id]
-    assert len(found) == 1, overload_id
-    return found[0]
+LIB = LibraryUnderTest(lib.library)
+overload = LIB.overload
 
 
-@pytest.mark.parametrize(
-    ("overload_id", "name", "member", "params", "result"),
-    [
-        ("string_to_ip", "ip", False, (t.STRING,), t.IP),
-        ("is_ip", "isIP", False, (t.STRING,), t.BOOL),
-        ("ip_is_canonical", "ip.isCanonical", False, (t.STRING,), t.BOOL),
-        ("ip_family", "family", True, (t.IP,), t.INT),
-        ("ip_is_unspecified", "isUnspecified", True, (t.IP,), t.BOOL),
-        ("ip_is_loopback", "isLoopback", True, (t.IP,), t.BOOL),
-        ("ip_is_link_local_multicast", "isLinkLocalMulticast", True, (t.IP,), t.BOOL),
-        ("ip_is_link_local_unicast", "isLinkLocalUnicast", True, (t.IP,), t.BOOL),
-        ("ip_is_global_unicast", "isGlobalUnicast", True, (t.IP,), t.BOOL),
-        ("ip_to_string", "string", False, (t.IP,), t.STRING),
-    ],
-)
-def test_declaration(
-    overload_id: str, name: str, member: bool, params: tuple[t.CelType, ...], result: t.CelType
-) -> None:
-    ov = overload(overload_id)
-    assert (ov.function, ov.member, ov.params, ov.result) == (name, member, params, result)
-    assert ov.cost is not None and ov.estimate is not None
-    assert len(lib.library.overloads) == 10
+DECLARATIONS: list[Declaration] = [
+    ("string_to_ip", "ip", False, (t.STRING,), t.IP),
+    ("is_ip", "isIP", False, (t.STRING,), t.BOOL),
+    ("ip_is_canonical", "ip.isCanonical", False, (t.STRING,), t.BOOL),
+    ("ip_family", "family", True, (t.IP,), t.INT),
+    ("ip_is_unspecified", "isUnspecified", True, (t.IP,), t.BOOL),
+    ("ip_is_loopback", "isLoopback", True, (t.IP,), t.BOOL),
+    ("ip_is_link_local_multicast", "isLinkLocalMulticast", True, (t.IP,), t.BOOL),
+    ("ip_is_link_local_unicast", "isLinkLocalUnicast", True, (t.IP,), t.BOOL),
+    ("ip_is_global_unicast", "isGlobalUnicast", True, (t.IP,), t.BOOL),
+    ("ip_to_string", "string", False, (t.IP,), t.STRING),
+]
+
+test_declaration = LIB.declaration_test(DECLARATIONS, count=10)
 
 
 def ip(text: str) -> lib.IP:
@@ -196,9 +184,7 @@ IP_ERRORS = [
 @pytest.mark.parametrize(("text", "message"), IP_ERRORS)
 def test_ip_error(text: str, message: str) -> None:
     for overload_id in ("string_to_ip", "ip_is_canonical"):
-        with pytest.raises(CelRuntimeError) as info:
-            overload(overload_id).impl(text)
-        assert str(info.value) == message
+        LIB.check_error(overload_id, (text,), message)
 
 
 def test_equality_and_string() -> None:

@@ -6,11 +6,10 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from cel_library_support import LibraryUnderTest
 
-from kubefit.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library import lists as lib
-from kubefit.translate.cel.registry import Overload
 from kubefit.translate.cel.values import Uint
 
 UTC = dt.UTC
@@ -26,14 +25,9 @@ TYPES = {
 }
 
 
-def overload(overload_id: str) -> Overload:
-    found = [o for o in lib.library.overloads if o.id.removesuffix("_member") == overload_id]
-    assert len(found) == 1, overload_id
-    return found[0]
-
-
-def call(overload_id: str, *args: Any) -> Any:
-    return overload(overload_id).impl(*args)
+LIB = LibraryUnderTest(lib.library)
+overload = LIB.overload
+call = LIB.impl
 
 
 def test_declarations() -> None:
@@ -134,9 +128,7 @@ ERRORS: list[tuple[str, tuple[Any, ...], str]] = [
 
 @pytest.mark.parametrize(("overload_id", "args", "message"), ERRORS)
 def test_function_error(overload_id: str, args: tuple[Any, ...], message: str) -> None:
-    with pytest.raises(CelRuntimeError) as info:
-        call(overload_id, *args)
-    assert str(info.value) == message
+    LIB.check_error(overload_id, args, message)
 
 
 def test_costs() -> None:

@@ -5,32 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cel_library_support import Declaration, LibraryUnderTest
 
-from kubefit.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library import regex as lib
-from kubefit.translate.cel.registry import Overload
+
+LIB = LibraryUnderTest(lib.library)
+overload = LIB.overload
 
 
-def overload(overload_id: str) -> Overload:
-    found = [o for o in lib.library.overloads if o.id.removesuffix("_member") == overload_id]
-    assert len(found) == 1, overload_id
-    return found[0]
+DECLARATIONS: list[Declaration] = [
+    ("string_find_string", "find", True, (t.STRING, t.STRING), t.STRING),
+    ("string_find_all_string", "findAll", True, (t.STRING, t.STRING), t.list_of(t.STRING)),
+    ("string_find_all_string_int", "findAll", True, (t.STRING, t.STRING, t.INT), t.list_of(t.STRING)),
+]
 
-
-@pytest.mark.parametrize(
-    ("overload_id", "name", "params", "result"),
-    [
-        ("string_find_string", "find", (t.STRING, t.STRING), t.STRING),
-        ("string_find_all_string", "findAll", (t.STRING, t.STRING), t.list_of(t.STRING)),
-        ("string_find_all_string_int", "findAll", (t.STRING, t.STRING, t.INT), t.list_of(t.STRING)),
-    ],
-)
-def test_declaration(overload_id: str, name: str, params: tuple[t.CelType, ...], result: t.CelType) -> None:
-    ov = overload(overload_id)
-    assert (ov.function, ov.member, ov.params, ov.result) == (name, True, params, result)
-    assert ov.cost is not None and ov.estimate is not None
-    assert len(lib.library.overloads) == 3
+test_declaration = LIB.declaration_test(DECLARATIONS, count=3)
 
 
 CASES: list[tuple[str, tuple[Any, ...], Any]] = [
@@ -79,9 +69,7 @@ def test_function(overload_id: str, args: tuple[Any, ...], expected: Any) -> Non
     ],
 )
 def test_function_error(overload_id: str, args: tuple[Any, ...], message: str) -> None:
-    with pytest.raises(CelRuntimeError) as info:
-        overload(overload_id).impl(*args)
-    assert str(info.value) == message
+    LIB.check_error(overload_id, args, message)
 
 
 def test_costs() -> None:

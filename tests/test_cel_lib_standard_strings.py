@@ -5,20 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cel_library_support import Declaration, LibraryUnderTest
 
 from kubefit.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library import standard_strings as lib
-from kubefit.translate.cel.registry import Overload
+
+LIB = LibraryUnderTest(lib.library)
+overload = LIB.overload
 
 
-def overload(overload_id: str) -> Overload:
-    found = [o for o in lib.library.overloads if o.id.removesuffix("_member") == overload_id]
-    assert len(found) == 1, overload_id
-    return found[0]
-
-
-DECLARATIONS = [
+DECLARATIONS: list[Declaration] = [
     ("size_string", "size", False, (t.STRING,), t.INT),
     ("string_size", "size", True, (t.STRING,), t.INT),
     ("contains_string", "contains", True, (t.STRING, t.STRING), t.BOOL),
@@ -29,14 +26,7 @@ DECLARATIONS = [
 ]
 
 
-@pytest.mark.parametrize(("overload_id", "name", "member", "params", "result"), DECLARATIONS)
-def test_declaration(
-    overload_id: str, name: str, member: bool, params: tuple[t.CelType, ...], result: t.CelType
-) -> None:
-    ov = overload(overload_id)
-    assert (ov.function, ov.member, ov.params, ov.result) == (name, member, params, result)
-    assert ov.cost is not None and ov.estimate is not None
-    assert len(lib.library.overloads) == len(DECLARATIONS)
+test_declaration = LIB.declaration_test(DECLARATIONS, count=len(DECLARATIONS))
 
 
 CASES: list[tuple[str, tuple[Any, ...], Any]] = [

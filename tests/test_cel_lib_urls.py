@@ -5,40 +5,29 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cel_library_support import Declaration, LibraryUnderTest
 
 from kubefit.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library import urls as lib
-from kubefit.translate.cel.registry import Overload
 from kubefit.translate.cel.values import equal
 
-
-def overload(overload_id: str) -> Overload:
-    found = [o for o in lib.library.overloads if o.id.removesuffix("_member") == overload_id]
-    assert len(found) == 1, overload_id
-    return found[0]
+LIB = LibraryUnderTest(lib.library)
+overload = LIB.overload
 
 
-@pytest.mark.parametrize(
-    ("overload_id", "name", "member", "params", "result"),
-    [
-        ("string_to_url", "url", False, (t.STRING,), t.URL),
-        ("is_url_string", "isURL", False, (t.STRING,), t.BOOL),
-        ("url_get_scheme", "getScheme", True, (t.URL,), t.STRING),
-        ("url_get_host", "getHost", True, (t.URL,), t.STRING),
-        ("url_get_hostname", "getHostname", True, (t.URL,), t.STRING),
-        ("url_get_port", "getPort", True, (t.URL,), t.STRING),
-        ("url_get_escaped_path", "getEscapedPath", True, (t.URL,), t.STRING),
-        ("url_get_query", "getQuery", True, (t.URL,), t.map_of(t.STRING, t.list_of(t.STRING))),
-    ],
-)
-def test_declaration(
-    overload_id: str, name: str, member: bool, params: tuple[t.CelType, ...], result: t.CelType
-) -> None:
-    ov = overload(overload_id)
-    assert (ov.function, ov.member, ov.params, ov.result) == (name, member, params, result)
-    assert ov.cost is not None and ov.estimate is not None
-    assert len(lib.library.overloads) == 8
+DECLARATIONS: list[Declaration] = [
+    ("string_to_url", "url", False, (t.STRING,), t.URL),
+    ("is_url_string", "isURL", False, (t.STRING,), t.BOOL),
+    ("url_get_scheme", "getScheme", True, (t.URL,), t.STRING),
+    ("url_get_host", "getHost", True, (t.URL,), t.STRING),
+    ("url_get_hostname", "getHostname", True, (t.URL,), t.STRING),
+    ("url_get_port", "getPort", True, (t.URL,), t.STRING),
+    ("url_get_escaped_path", "getEscapedPath", True, (t.URL,), t.STRING),
+    ("url_get_query", "getQuery", True, (t.URL,), t.map_of(t.STRING, t.list_of(t.STRING))),
+]
+
+test_declaration = LIB.declaration_test(DECLARATIONS, count=8)
 
 
 def url(text: str) -> lib.CelURL:

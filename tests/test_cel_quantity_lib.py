@@ -3,35 +3,24 @@
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+from typing import cast
 
 import pytest
+from cel_library_support import LibraryUnderTest
 
 from kubefit.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library.quantity import CelQuantity, library
-from kubefit.translate.cel.registry import Registry, value_matches
 from kubefit.translate.quantity import ERR_FORMAT_WRONG, ERR_SUFFIX, Format, Quantity
 
-REGISTRY = Registry([library])
-
-
-def call(name: str, *args: Any, member: bool = False) -> Any:
-    """Dispatch like the evaluator will: the first overload whose parameters accept the arguments."""
-    for overload in REGISTRY.candidates(name, member):
-        if len(overload.params) == len(args) and all(
-            value_matches(p, a) for p, a in zip(overload.params, args, strict=True)
-        ):
-            return overload.impl(*args)
-    raise LookupError(f"no matching overload for {name}")
+LIB = LibraryUnderTest(library)
+REGISTRY = LIB.registry
+call = LIB.call
+m = LIB.method
 
 
 def q(text: str) -> CelQuantity:
     return cast(CelQuantity, call("quantity", text))
-
-
-def m(receiver: Any, name: str, *args: Any) -> Any:
-    return call(name, receiver, *args, member=True)
 
 
 def eq(a: CelQuantity, b: CelQuantity) -> bool:
@@ -59,12 +48,7 @@ DECLARATIONS = {
 
 
 def test_every_upstream_overload_is_declared_once() -> None:
-    assert library.name == "quantity"
-    assert len(library.overloads) == len(DECLARATIONS)
-    by_id = {ov.id: ov for ov in library.overloads}
-    for upstream_id, (function, member, params, result) in DECLARATIONS.items():
-        ov = by_id[upstream_id]
-        assert (ov.function, ov.member, ov.params, ov.result) == (function, member, params, result)
+    LIB.check_declarations("quantity", DECLARATIONS)
 
 
 def test_sign_is_a_global_function_only() -> None:
@@ -164,9 +148,7 @@ def test_equality_is_by_value() -> None:
     ],
 )
 def test_comparisons(a: str, b: str, cmp: int) -> None:
-    assert m(q(a), "compareTo", q(b)) == cmp
-    assert m(q(a), "isLessThan", q(b)) is (cmp == -1)
-    assert m(q(a), "isGreaterThan", q(b)) is (cmp == 1)
+    LIB.check_comparison(q(a), q(b), cmp)
 
 
 def test_arithmetic_examples() -> None:

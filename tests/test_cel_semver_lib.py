@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 import pytest
+from cel_library_support import LibraryUnderTest
 
 from kubefit.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
@@ -15,28 +16,16 @@ from kubefit.translate.cel.library.semver import (
     library,
     parse_semver,
 )
-from kubefit.translate.cel.registry import Registry, value_matches
 
-REGISTRY = Registry([library])
-
-
-def call(name: str, *args: Any, member: bool = False) -> Any:
-    for overload in REGISTRY.candidates(name, member):
-        if len(overload.params) == len(args) and all(
-            value_matches(p, a) for p, a in zip(overload.params, args, strict=True)
-        ):
-            return overload.impl(*args)
-    raise LookupError(f"no matching overload for {name}")
+LIB = LibraryUnderTest(library)
+call = LIB.call
+m = LIB.method
 
 
 def v(text: str, normalize: bool | None = None) -> Semver:
     if normalize is None:
         return cast(Semver, call("semver", text))
     return cast(Semver, call("semver", text, normalize))
-
-
-def m(receiver: Any, name: str, *args: Any) -> Any:
-    return call(name, receiver, *args, member=True)
 
 
 # --- declarations ----------------------------------------------------------------------
@@ -56,12 +45,8 @@ DECLARATIONS = {
 
 
 def test_every_upstream_overload_is_declared_once() -> None:
-    assert library.name == "semver"
-    assert len(library.overloads) == len(DECLARATIONS)
-    by_id = {ov.id: ov for ov in library.overloads}
-    for upstream_id, (function, member, params, result) in DECLARATIONS.items():
-        ov = by_id[upstream_id]
-        assert (ov.function, ov.member, ov.params, ov.result) == (function, member, params, result)
+    by_id = LIB.check_declarations("semver", DECLARATIONS)
+    for ov in by_id.values():
         # Upstream's cost estimator has no entry for these, so the default applies.
         assert ov.cost is None and ov.estimate is None
 
@@ -142,9 +127,7 @@ def test_equality() -> None:
     ],
 )
 def test_comparisons(a: str, b: str, cmp: int) -> None:
-    assert m(v(a), "compareTo", v(b)) == cmp
-    assert m(v(a), "isLessThan", v(b)) is (cmp == -1)
-    assert m(v(a), "isGreaterThan", v(b)) is (cmp == 1)
+    LIB.check_comparison(v(a), v(b), cmp)
 
 
 def test_components() -> None:

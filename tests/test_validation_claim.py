@@ -1,4 +1,4 @@
-"""ResourceClaim and ResourceClaimTemplate validation, rule by rule.
+"""ResourceClaim and ResourceClaimTemplate validation of the spec, rule by rule.
 
 Cases follow kubernetes/kubernetes `validation_resourceclaim_test.go` and
 `validation_resourceclaimtemplate_test.go`, rewritten as camelCase manifests.
@@ -6,125 +6,26 @@ Cases follow kubernetes/kubernetes `validation_resourceclaim_test.go` and
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
 from typing import Any
 
-import pytest
-from kubernetes.client.models import ResourceV1ResourceClaim, V1ResourceClaimTemplate
-
-from kubefit.translate.validation.resource_claim import (
-    validate_resource_claim,
-    validate_resource_claim_template,
+from claim_manifests import REF, claim, derived, errors, ex_path, req_path, request, subs
+from kubernetes.client.models import V1ResourceClaimTemplate
+from validation_helpers import (
+    BAD,
+    LABEL,
+    LABEL_VALUE,
+    NAME_PART,
+    SUBDOMAIN,
+    Case,
+    Ctx,
+    DerivedCtx,
+    Found,
+    cases,
+    pairs,
+    with_,
 )
 
-LABEL = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
-    "and "
-    "end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-)
-SUBDOMAIN = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-NAME_PART = (
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-)
-LABEL_VALUE = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
-REF = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'"
-BAD = "!@#$%^"
-UID = "ac051fac-2ead-46d9-b8b4-4e0fbeb7455d"
-
-
-class Ctx:
-    """Selectors compile unless they contain "!!bad"; gates are on unless listed as off."""
-
-    def __init__(self, *off: str) -> None:
-        self.off = set(off)
-
-    def cel_compile_error(self, expression: str) -> str | None:
-        return "ERROR: <input>:1:1: Syntax error" if "!!bad" in expression else None
-
-    def feature_enabled(self, gate: str) -> bool:
-        return gate not in self.off
-
-
-class DerivedCtx(Ctx):
-    """A context that can also compile derived-attribute expressions."""
-
-    def derived_attribute_compile_error(self, expression: str) -> str | None:
-        return "ERROR: <input>:1:1: no such overload" if "!!bad" in expression else None
-
-
-def request(name: str = "req-0", **exactly: Any) -> dict[str, Any]:
-    return {"name": name, "exactly": {"deviceClassName": "class", **exactly}}
-
-
-def claim(*requests: dict[str, Any], **devices: Any) -> dict[str, Any]:
-    return {
-        "apiVersion": "resource.k8s.io/v1",
-        "kind": "ResourceClaim",
-        "metadata": {"name": "claim", "namespace": "default"},
-        "spec": {"devices": {"requests": list(requests) or [request()], **devices}},
-    }
-
-
-def with_(base: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-    out = copy.deepcopy(base)
-    change(out)
-    return out
-
-
-def result(i: int = 0, **fields: Any) -> dict[str, Any]:
-    return {
-        "request": "req-0",
-        "driver": "dra.example.com",
-        "pool": "pool",
-        "device": f"device-{i}",
-        **fields,
-    }
-
-
-def allocated(*results: dict[str, Any], **status: Any) -> dict[str, Any]:
-    return with_(
-        claim(), lambda m: m.update(status={"allocation": {"devices": {"results": list(results)}}, **status})
-    )
-
-
-def errors(manifest: dict[str, Any], ctx: Ctx | None = None) -> list[tuple[tuple[str | int, ...], str]]:
-    found = validate_resource_claim(ResourceV1ResourceClaim.model_validate(manifest), ctx or Ctx())
-    return [(e.path, e.message) for e in found]
-
-
-def req_path(i: int, *rest: str | int) -> tuple[str | int, ...]:
-    return ("spec", "devices", "requests", i, *rest)
-
-
-def ex_path(i: int, *rest: str | int) -> tuple[str | int, ...]:
-    return req_path(i, "exactly", *rest)
-
-
-def res_path(i: int, *rest: str | int) -> tuple[str | int, ...]:
-    return ("status", "allocation", "devices", "results", i, *rest)
-
-
-def subs(*names: str, **fields: Any) -> list[dict[str, Any]]:
-    return [{"name": n, "deviceClassName": "class", **fields} for n in names]
-
-
-def derived(name: str, expression: str = "device.attributes['dra.example.com'].numa") -> dict[str, Any]:
-    return {"name": name, "expression": expression}
-
-
-Case = tuple[str, dict[str, Any], list[tuple[tuple[str | int, ...], str]]]
+from kubefit.translate.validation.resource_claim import validate_resource_claim_template
 
 SPEC_CASES: list[Case] = [
     ("a minimal claim", claim(), []),
@@ -436,10 +337,8 @@ SPEC_CASES: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "manifest", "expected"), SPEC_CASES, ids=[c[0] for c in SPEC_CASES])
-def test_claim_spec(
-    name: str, manifest: dict[str, Any], expected: list[tuple[tuple[str | int, ...], str]]
-) -> None:
+@cases(SPEC_CASES)
+def test_claim_spec(name: str, manifest: dict[str, Any], expected: Found) -> None:
     assert errors(manifest) == expected
 
 
@@ -464,199 +363,6 @@ def test_derived_expressions_compile_when_the_context_can_compile_them() -> None
     ]
 
 
-STATUS_CASES: list[Case] = [
-    (
-        "an allocated claim",
-        allocated(result(0), result(1, shareID=UID, consumedCapacity={"memory": "1Gi"})),
-        [],
-    ),
-    ("32 results", allocated(*[result(i) for i in range(32)]), []),
-    (
-        "33 results",
-        allocated(*[result(i) for i in range(33)]),
-        [(("status", "allocation", "devices", "results"), "Too many: 33: must have at most 32 items")],
-    ),
-    (
-        "result names",
-        allocated(
-            result(0, request="other", driver=BAD, pool="", device=BAD),
-            result(1, shareID="not-a-uid"),
-            result(2, shareID=UID.upper()),
-        ),
-        [
-            (res_path(0, "request"), f'Invalid value: "other": {REF}'),
-            (res_path(0, "driver"), f'Invalid value: "{BAD}": {SUBDOMAIN}'),
-            (res_path(0, "pool"), "Required value"),
-            (res_path(0, "device"), f'Invalid value: "{BAD}": {LABEL}'),
-            (
-                res_path(1, "shareID"),
-                'Invalid value: "not-a-uid": error validating uid: invalid UUID length: 9',
-            ),
-            (
-                res_path(2, "shareID"),
-                f'Invalid value: "{UID.upper()}": uid must be in RFC 4122 normalized form, '
-                "`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal characters",
-            ),
-        ],
-    ),
-    (
-        "result binding conditions, tolerations and skipped operations",
-        allocated(
-            result(
-                0,
-                bindingConditions=["ready"],
-                tolerations=[{"key": "k", "operator": "Exists", "value": "v"}],
-                skipNodeOperations=["NodePrepareResources"],
-            )
-        ),
-        [
-            (
-                res_path(0, "bindingFailureConditions"),
-                "Invalid value: []string(nil): bindingFailureConditions are required to use "
-                "bindingConditions",
-            ),
-            (
-                res_path(0, "tolerations", 0, "value"),
-                'Invalid value: "v": must be empty for operator `Exists`',
-            ),
-            (
-                res_path(0, "skipNodeOperations"),
-                'Invalid value: []resource.SkipNodeOperation{"NodePrepareResources"}: NodePrepareResources '
-                "cannot be skipped unless NodeUnprepareResources is also skipped",
-            ),
-        ],
-    ),
-    (
-        "allocation configuration",
-        with_(
-            allocated(result(0)),
-            lambda m: m["status"]["allocation"]["devices"].update(
-                config=[
-                    {"source": "FromClass", "opaque": {"driver": "dra.example.com", "parameters": {}}},
-                    {
-                        "source": "",
-                        "requests": ["req-0"],
-                        "opaque": {"driver": "dra.example.com", "parameters": {}},
-                    },
-                    {"source": "FromNowhere", "opaque": {"driver": "dra.example.com", "parameters": {}}},
-                ]
-            ),
-        ),
-        [
-            (("status", "allocation", "devices", "config", 1, "source"), "Required value"),
-            (
-                ("status", "allocation", "devices", "config", 2, "source"),
-                'Unsupported value: "FromNowhere": supported values: "FromClaim", "FromClass"',
-            ),
-        ],
-    ),
-    (
-        "reservations need an allocation",
-        with_(
-            claim(),
-            lambda m: m.update(status={"reservedFor": [{"resource": "pods", "name": "p", "uid": UID}]}),
-        ),
-        [(("status", "reservedFor"), "Forbidden: may not be specified when `allocated` is not set")],
-    ),
-    (
-        "reservations name a unique consumer",
-        allocated(
-            result(0),
-            reservedFor=[
-                {"resource": "", "name": "", "uid": ""},
-                {"resource": "pods", "name": "p", "uid": ""},
-            ],
-        ),
-        [
-            (("status", "reservedFor", 0, "resource"), "Required value"),
-            (("status", "reservedFor", 0, "name"), "Required value"),
-            (("status", "reservedFor", 0, "uid"), "Required value"),
-            (("status", "reservedFor", 1, "uid"), "Required value"),
-            (("status", "reservedFor", 1), 'Duplicate value: ""'),
-        ],
-    ),
-    (
-        "257 reservations",
-        allocated(
-            result(0), reservedFor=[{"resource": "pods", "name": "p", "uid": f"u{i}"} for i in range(257)]
-        ),
-        [(("status", "reservedFor"), "Too many: 257: must have at most 256 items")],
-    ),
-    (
-        "device status for devices of the allocation",
-        allocated(
-            result(0),
-            devices=[
-                {
-                    "driver": "dra.example.com",
-                    "pool": "pool",
-                    "device": "device-0",
-                    "networkData": {
-                        "ips": ["10.9.8.7/24", "2001:DB8::1/64", "nonsense"],
-                        "interfaceName": "x" * 257,
-                    },
-                },
-                {"driver": "dra.example.com", "pool": "pool", "device": "device-9"},
-            ],
-        ),
-        [
-            (
-                ("status", "devices", 0, "networkData", "interfaceName"),
-                "Too long: may not be more than 256 bytes",
-            ),
-            (
-                ("status", "devices", 0, "networkData", "ips", 1),
-                'Invalid value: "2001:DB8::1/64": must be in canonical form ("2001:db8::1/64")',
-            ),
-            (
-                ("status", "devices", 0, "networkData", "ips", 2),
-                'Invalid value: "nonsense": must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or '
-                "2001:db8::1/64)",
-            ),
-            (
-                ("status", "devices", 1),
-                "Invalid value: dra.example.com/pool/device-9: must be an allocated device in the claim",
-            ),
-        ],
-    ),
-    (
-        "the allocation node selector",
-        with_(
-            allocated(result(0)),
-            lambda m: m["status"]["allocation"].update(
-                nodeSelector={"nodeSelectorTerms": [{"matchFields": [{"key": "name", "operator": "Exists"}]}]}
-            ),
-        ),
-        [
-            (
-                (
-                    "status",
-                    "allocation",
-                    "nodeSelector",
-                    "nodeSelectorTerms",
-                    0,
-                    "matchFields",
-                    0,
-                    "operator",
-                ),
-                'Invalid value: "Exists": not a valid selector operator',
-            ),
-            (
-                ("status", "allocation", "nodeSelector", "nodeSelectorTerms", 0, "matchFields", 0, "key"),
-                'Invalid value: "name": not a valid field selector key',
-            ),
-        ],
-    ),
-]
-
-
-@pytest.mark.parametrize(("name", "manifest", "expected"), STATUS_CASES, ids=[c[0] for c in STATUS_CASES])
-def test_claim_status(
-    name: str, manifest: dict[str, Any], expected: list[tuple[tuple[str | int, ...], str]]
-) -> None:
-    assert errors(manifest) == expected
-
-
 def template(devices: dict[str, Any], metadata: dict[str, Any] | None = None) -> V1ResourceClaimTemplate:
     spec: dict[str, Any] = {"spec": {"devices": devices}}
     if metadata is not None:
@@ -675,7 +381,7 @@ def test_a_template_validates_its_claim_spec_under_spec_spec() -> None:
     good = template({"requests": [request()]}, {"labels": {"app": "x"}})
     assert validate_resource_claim_template(good, Ctx()) == []
     bad = template({"requests": [request(deviceClassName="")]})
-    found = [(e.path, e.message) for e in validate_resource_claim_template(bad, Ctx())]
+    found = pairs(validate_resource_claim_template(bad, Ctx()))
     assert found == [
         (("spec", "spec", "devices", "requests", 0, "exactly", "deviceClassName"), "Required value")
     ]
@@ -683,23 +389,8 @@ def test_a_template_validates_its_claim_spec_under_spec_spec() -> None:
 
 def test_template_metadata_may_only_hold_labels_and_annotations() -> None:
     bad = template({"requests": [request()]}, {"name": "x", "labels": {"app": BAD}})
-    found = [(e.path, e.message) for e in validate_resource_claim_template(bad, Ctx())]
+    found = pairs(validate_resource_claim_template(bad, Ctx()))
     assert found == [
         (("spec", "metadata", "labels"), f'Invalid value: "{BAD}": {LABEL_VALUE}'),
         (("spec", "metadata"), "Forbidden: Name cannot be set"),
     ]
-
-
-def test_malformed_quantities_in_a_claim() -> None:
-    manifest = with_(
-        allocated(result(0, consumedCapacity={"memory": "1 Gi"})),
-        lambda m: m["spec"]["devices"]["requests"][0]["exactly"].update(
-            capacity={"requests": {"memory": "x"}}
-        ),
-    )
-    found = errors(manifest)
-    assert [p for p, _ in found] == [
-        ex_path(0, "capacity", "requests", "memory"),
-        res_path(0, "consumedCapacity", "memory"),
-    ]
-    assert all(m.startswith("Invalid value: ") for _, m in found)

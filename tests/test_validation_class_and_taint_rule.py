@@ -5,42 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from kubernetes.client.models import V1DeviceClass, V1DeviceTaintRule
+from validation_helpers import BAD, LABEL, LABEL_VALUE, NAME_PART, SUBDOMAIN, Case, Ctx, Found, cases, pairs
 
 from kubefit.translate.validation.device_class import validate_device_class
 from kubefit.translate.validation.device_taint_rule import validate_device_taint_rule
-
-BAD = "!@#$%^"
-SUBDOMAIN = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-LABEL = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
-    "and "
-    "end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-)
-NAME_PART = (
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-)
-LABEL_VALUE = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
-
-
-class Ctx:
-    def cel_compile_error(self, expression: str) -> str | None:
-        return "ERROR: <input>:1:1: Syntax error" if "!!bad" in expression else None
-
-    def feature_enabled(self, gate: str) -> bool:
-        return True
 
 
 def device_class(name: str = "class", **spec: Any) -> dict[str, Any]:
@@ -52,13 +21,11 @@ def device_class(name: str = "class", **spec: Any) -> dict[str, Any]:
     }
 
 
-def class_errors(manifest: dict[str, Any]) -> list[tuple[tuple[str | int, ...], str]]:
-    return [(e.path, e.message) for e in validate_device_class(V1DeviceClass.model_validate(manifest), Ctx())]
+def class_errors(manifest: dict[str, Any]) -> Found:
+    return pairs(validate_device_class(V1DeviceClass.model_validate(manifest), Ctx()))
 
 
 OPAQUE = {"opaque": {"driver": "dra.example.com", "parameters": {"kind": "Config"}}}
-
-Case = tuple[str, dict[str, Any], list[tuple[tuple[str | int, ...], str]]]
 
 CLASS_CASES: list[Case] = [
     ("an empty class", device_class(), []),
@@ -143,10 +110,8 @@ CLASS_CASES: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "manifest", "expected"), CLASS_CASES, ids=[c[0] for c in CLASS_CASES])
-def test_device_class(
-    name: str, manifest: dict[str, Any], expected: list[tuple[tuple[str | int, ...], str]]
-) -> None:
+@cases(CLASS_CASES)
+def test_device_class(name: str, manifest: dict[str, Any], expected: Found) -> None:
     assert class_errors(manifest) == expected
 
 
@@ -163,11 +128,8 @@ def rule(taint: dict[str, Any], selector: dict[str, Any] | None = None, **extra:
     }
 
 
-def rule_errors(manifest: dict[str, Any]) -> list[tuple[tuple[str | int, ...], str]]:
-    return [
-        (e.path, e.message)
-        for e in validate_device_taint_rule(V1DeviceTaintRule.model_validate(manifest), Ctx())
-    ]
+def rule_errors(manifest: dict[str, Any]) -> Found:
+    return pairs(validate_device_taint_rule(V1DeviceTaintRule.model_validate(manifest), Ctx()))
 
 
 RULE_CASES: list[Case] = [
@@ -236,8 +198,6 @@ RULE_CASES: list[Case] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "manifest", "expected"), RULE_CASES, ids=[c[0] for c in RULE_CASES])
-def test_device_taint_rule(
-    name: str, manifest: dict[str, Any], expected: list[tuple[tuple[str | int, ...], str]]
-) -> None:
+@cases(RULE_CASES)
+def test_device_taint_rule(name: str, manifest: dict[str, Any], expected: Found) -> None:
     assert rule_errors(manifest) == expected

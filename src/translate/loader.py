@@ -360,7 +360,21 @@ def _report_unknown(
     model: type[BaseModel],
 ) -> None:
     for path in extras:
+        known = LEGACY_FIELDS.get(str(path[-1]))
+        if known is not None:
+            # An earlier release's name that kubefit reads: say so, and never refuse it.
+            problems.add(_problem(known, file, data, line, ref, path, model, True))
+            continue
         problems.add(_problem(f'unknown field "{path[-1]}"', file, data, line, ref, path, model, not strict))
+
+
+# Fields earlier Kubernetes releases served under another name, which kubefit still honours.
+LEGACY_FIELDS = {
+    "nodeAllocatableResourceMappings": (
+        "the Kubernetes 1.36 form of nodeAllocatableResources; read as its mapping "
+        "(capacityKey, capacityMultiplier, deviceMultiplier)"
+    ),
+}
 
 
 def _problem(

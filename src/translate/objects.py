@@ -52,6 +52,13 @@ class KubeObject:
         return (getattr(meta, "namespace", None) or "") if meta is not None else ""
 
     @property
+    def written_namespace(self) -> str:
+        """The namespace as the input wrote it ("" when it was left to default)."""
+        meta = self.raw.get("metadata")
+        namespace = meta.get("namespace") if isinstance(meta, dict) else None
+        return namespace if isinstance(namespace, str) else ""
+
+    @property
     def ref(self) -> str:
         """`Kind/namespace/name` (or `Kind/name` for cluster-scoped objects), as messages name it."""
         parts = [self.kind]

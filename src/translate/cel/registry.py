@@ -10,7 +10,9 @@ A library module declares its overloads with `Library.function`::
 `member=True` means receiver style (`s.charAt(1)`); the receiver is the first
 parameter. A qualified global name (`sets.contains`, `optional.of`) is declared
 with `member=False` and its full name. Implementations take and return runtime
-values (see `values.py`) and raise `CelRuntimeError` for CEL errors.
+values (see `values.py`) and raise `CelRuntimeError` for CEL errors. A cost model
+is given as `cost=`/`estimate=`, or as one `costs=Costs(...)` shared by several
+declarations.
 """
 
 from __future__ import annotations
@@ -18,12 +20,22 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import types as t
 from .values import CelObject, Optional, Uint
 
 CostFn = Callable[[Sequence[Any]], int]
+EstimateFn = Callable[[Sequence[int]], int]
+# What `Library.function` returns: a decorator that registers an implementation and returns it.
+Declaration = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+class Costs(NamedTuple):
+    """A function's cost model: what one call charges, and its worst case for the static estimate."""
+
+    cost: CostFn
+    estimate: EstimateFn
 
 
 @dataclass(frozen=True)
@@ -37,7 +49,7 @@ class Overload:
     # Runtime cost of one call, replacing the default charge of 1 (as cel-go's library costs do).
     cost: CostFn | None = None
     # Worst-case cost for the static estimate, given the estimated sizes of the arguments.
-    estimate: Callable[[Sequence[int]], int] | None = None
+    estimate: EstimateFn | None = None
 
 
 @dataclass
@@ -55,9 +67,13 @@ class Library:
         params: Sequence[t.CelType],
         result: t.CelType,
         cost: CostFn | None = None,
-        estimate: Callable[[Sequence[int]], int] | None = None,
+        estimate: EstimateFn | None = None,
+        costs: Costs | None = None,
         id: str | None = None,
-    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    ) -> Declaration:
+        if costs is not None:
+            cost, estimate = costs
+
         def register(impl: Callable[..., Any]) -> Callable[..., Any]:
             overload_id = id or f"{name}_{'_'.join(p.name.replace('.', '_') for p in params) or 'void'}"
             if member and id is None:

@@ -130,6 +130,8 @@ def device_variable(device: DeviceInput, features: Features) -> dict[str, Any]:
 
     attributes: dict[str, dict[str, Any]] = {}
     for name, attr in device.attributes.items():
+        if _hidden(attr, features):
+            continue
         domain, ident = split_qualified(name, device.driver)
         attributes.setdefault(domain, {})[ident] = attribute_value(name, attr, features)
     capacity: dict[str, dict[str, Any]] = {}
@@ -260,9 +262,23 @@ def _input_at(device: DeviceInput, path: Path) -> Any:
     return value
 
 
+def _hidden(attr: AttributeValue, features: Features) -> bool:
+    """A list value with DRAListTypeAttributes off: the device is seen without that attribute, so
+    selectors reading it fail like on any missing attribute and constraints cannot match it
+    (0c8a1b07; 65b832c failed every selector on such a device instead)."""
+    return not features.list_type_attributes and (
+        attr.ints is not None
+        or attr.bools is not None
+        or attr.strings is not None
+        or attr.versions is not None
+    )
+
+
 def device_problem(device: DeviceInput, features: Features) -> CelRuntimeError | None:
     """The error every selector gets on this device (an attribute CEL cannot represent), if any."""
     for name, attr in device.attributes.items():
+        if _hidden(attr, features):
+            continue
         try:
             _checked_attribute(name, attr, features)
         except CelRuntimeError as e:
@@ -349,3 +365,20 @@ class Selector:
                 f"CEL result of type {type_name(result)} could not be converted to bool"
             )
         return result, None
+
+
+def evaluate_value(
+    expression: str, device: DeviceInput, features: Features = DEFAULT_FEATURES, cost_limit: int = COST_LIMIT
+) -> Any:
+    """The value of a derived-attribute expression on one device (raises CelCompileError/CelRuntimeError)."""
+    compiled = compile_expression(expression, features, STORED, "attribute")
+    if compiled.program is None:
+        raise compiled.error or CelCompileError("not compiled")
+    problem = device_problem(device, features)
+    if problem is not None:
+        raise problem
+    try:
+        return evaluate(compiled.program, {"device": device_variable(device, features)}, cost_limit)
+    except CelRuntimeError as e:
+        message = str(e)
+        raise CelRuntimeError(message + _HINT if message.startswith("no such key:") else message) from None

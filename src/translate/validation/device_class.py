@@ -7,7 +7,6 @@ Upstream: `ValidateDeviceClass`, `validateSelector`, `validateCELExpression` and
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,15 +14,16 @@ from kubernetes.client.models import V1DeviceClass, V1DeviceSelector, V1OpaqueDe
 
 from ...errors import FieldPath
 from . import FieldError, ValidationContext
+from .list_rules import validate_list
 from .names import (
+    compact_json,
     invalid,
     is_extended_resource_name,
     required,
-    too_long,
-    too_many,
     validate_driver_name,
-    validate_object_meta,
+    validate_max_bytes,
 )
+from .object_meta import validate_object_meta
 
 DEVICE_SELECTORS_MAX_SIZE = 32
 DEVICE_CONFIG_MAX_SIZE = 32
@@ -41,10 +41,9 @@ def validate_cel_expression(
     `compile_error` is None when no compiler is available for this kind of
     expression; then only the length is checked.
     """
-    if len(expression.encode()) > CEL_SELECTOR_EXPRESSION_MAX_LENGTH:
-        return [too_long(path, CEL_SELECTOR_EXPRESSION_MAX_LENGTH)]
-    if compile_error is None:
-        return []
+    errs = validate_max_bytes(expression, path, CEL_SELECTOR_EXPRESSION_MAX_LENGTH)
+    if errs or compile_error is None:
+        return errs
     problem = compile_error(expression)
     if problem is None:
         return []
@@ -54,21 +53,14 @@ def validate_cel_expression(
 def validate_selectors(
     selectors: Sequence[V1DeviceSelector] | None, path: FieldPath, ctx: ValidationContext
 ) -> list[FieldError]:
-    items = selectors or []
-    if len(items) > DEVICE_SELECTORS_MAX_SIZE:
-        # The API server stops at the count so a huge list is not echoed back item by item.
-        return [too_many(path, len(items), DEVICE_SELECTORS_MAX_SIZE)]
-    errs: list[FieldError] = []
-    for i, selector in enumerate(items):
+    def check(selector: V1DeviceSelector, item_path: FieldPath) -> list[FieldError]:
         if selector.cel is None:
-            errs.append(required((*path, i, "cel")))
-        else:
-            errs.extend(
-                validate_cel_expression(
-                    selector.cel.expression, (*path, i, "cel", "expression"), ctx.cel_compile_error
-                )
-            )
-    return errs
+            return [required((*item_path, "cel"))]
+        return validate_cel_expression(
+            selector.cel.expression, (*item_path, "cel", "expression"), ctx.cel_compile_error
+        )
+
+    return validate_list(selectors or [], path, check, limit=DEVICE_SELECTORS_MAX_SIZE)
 
 
 def validate_opaque_configuration(
@@ -86,10 +78,8 @@ def validate_opaque_configuration(
 def _validate_parameters(parameters: dict[str, Any] | None, path: FieldPath) -> list[FieldError]:
     if parameters is None:
         return [required(path)]
-    # The limit applies to the raw JSON the server receives; compact JSON is the closest we can get.
-    if len(json.dumps(parameters, separators=(",", ":")).encode()) > OPAQUE_PARAMETERS_MAX_LENGTH:
-        return [too_long(path, OPAQUE_PARAMETERS_MAX_LENGTH)]
-    return []
+    # The limit applies to the raw JSON the server receives.
+    return validate_max_bytes(compact_json(parameters), path, OPAQUE_PARAMETERS_MAX_LENGTH)
 
 
 def validate_device_class(obj: V1DeviceClass, ctx: ValidationContext) -> list[FieldError]:
@@ -99,12 +89,14 @@ def validate_device_class(obj: V1DeviceClass, ctx: ValidationContext) -> list[Fi
     if spec is None:
         return errs
     errs.extend(validate_selectors(spec.selectors, ("spec", "selectors"), ctx))
-    configs = spec.config or []
-    if len(configs) > DEVICE_CONFIG_MAX_SIZE:
-        errs.append(too_many(("spec", "config"), len(configs), DEVICE_CONFIG_MAX_SIZE))
-    else:
-        for i, config in enumerate(configs):
-            errs.extend(validate_opaque_configuration(config.opaque, ("spec", "config", i)))
+    errs.extend(
+        validate_list(
+            spec.config or [],
+            ("spec", "config"),
+            lambda config, config_path: validate_opaque_configuration(config.opaque, config_path),
+            limit=DEVICE_CONFIG_MAX_SIZE,
+        )
+    )
     name = spec.extended_resource_name
     if name is not None and not is_extended_resource_name(name):
         errs.append(invalid(("spec", "extendedResourceName"), name, "must be a valid extended resource name"))

@@ -1,16 +1,21 @@
-"""DeviceTaintRule validation, and the device taint rules ResourceSlices share.
+"""DeviceTaintRule validation, the device taint rules ResourceSlices share, and the tolerations of claims.
 
-Upstream: `ValidateDeviceTaintRule` and `validateDeviceTaint` in
-kubernetes/kubernetes `pkg/apis/resource/validation/validation.go`.
+Upstream: `ValidateDeviceTaintRule`, `validateDeviceTaint` and
+`validateDeviceToleration` in kubernetes/kubernetes
+`pkg/apis/resource/validation/validation.go`.
 """
 
 from __future__ import annotations
 
-from kubernetes.client.models import V1DeviceTaint, V1DeviceTaintRule
+from collections.abc import Sequence
+
+from kubernetes.client.models import V1DeviceTaint, V1DeviceTaintRule, V1DeviceToleration
 
 from ...errors import FieldPath
 from . import FieldError, ValidationContext
+from .list_rules import validate_list
 from .names import (
+    invalid,
     not_supported,
     required,
     too_many,
@@ -18,13 +23,14 @@ from .names import (
     validate_driver_name,
     validate_label_name,
     validate_label_value,
-    validate_object_meta,
     validate_pool_name,
 )
+from .object_meta import validate_object_meta
 
 # Unknown effects must be tolerated in stored objects, but new ones are rejected.
 DEVICE_TAINT_EFFECTS = ("NoExecute", "NoSchedule", "None")
 DEVICE_TAINT_RULE_STATUS_MAX_CONDITIONS = 8
+TOLERATION_OPERATORS = ("Equal", "Exists")
 
 
 def validate_device_taint(taint: V1DeviceTaint, path: FieldPath) -> list[FieldError]:
@@ -36,6 +42,30 @@ def validate_device_taint(taint: V1DeviceTaint, path: FieldPath) -> list[FieldEr
     elif taint.effect not in DEVICE_TAINT_EFFECTS:
         errs.append(not_supported((*path, "effect"), taint.effect, DEVICE_TAINT_EFFECTS))
     return errs
+
+
+def validate_device_toleration(toleration: V1DeviceToleration, path: FieldPath) -> list[FieldError]:
+    errs: list[FieldError] = []
+    if toleration.key:
+        errs.extend(validate_label_name(toleration.key, (*path, "key")))
+    operator = toleration.operator or "Equal"
+    value = toleration.value or ""
+    if operator == "Exists":
+        if value:
+            errs.append(invalid((*path, "value"), value, "must be empty for operator `Exists`"))
+    elif operator == "Equal":
+        errs.extend(validate_label_value(value, (*path, "value")))
+    else:
+        errs.append(not_supported((*path, "operator"), operator, TOLERATION_OPERATORS))
+    if toleration.effect and toleration.effect not in DEVICE_TAINT_EFFECTS:
+        errs.append(not_supported((*path, "effect"), toleration.effect, DEVICE_TAINT_EFFECTS))
+    return errs
+
+
+def validate_tolerations(
+    tolerations: Sequence[V1DeviceToleration] | None, path: FieldPath
+) -> list[FieldError]:
+    return validate_list(tolerations or [], path, validate_device_toleration)
 
 
 def validate_device_taint_rule(obj: V1DeviceTaintRule, ctx: ValidationContext) -> list[FieldError]:

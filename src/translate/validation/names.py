@@ -1,17 +1,19 @@
 """Name, format and quantity rules shared by the validators, worded like apimachinery.
 
 Two layers: `is_*` functions return the bare messages Kubernetes' format checks
-produce (so callers can prefix them, as label keys do), and the field-error
-builders below turn a path and a value into a `FieldError` whose message is what
-the API server prints after the field path (`Invalid value: "x": ...`,
-`Required value`, `Too many: 33: must have at most 32 items`, ...). Users put
-our output next to `kubectl` errors, so the wording is kept identical.
+produce (so callers can prefix them, as label keys do; CEL's format library
+returns them as they are, in its own `Wording`), and the field-error builders
+below turn a path and a value into a `FieldError` whose message is what the API
+server prints after the field path (`Invalid value: "x": ...`, `Required value`,
+`Too many: 33: must have at most 32 items`, ...). Users put our output next to
+`kubectl` errors, so the wording is kept identical.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,28 +21,28 @@ from ...errors import FieldPath
 from . import FieldError
 
 if TYPE_CHECKING:
-    from kubernetes.client.models import V1ObjectMeta
-
     from ..quantity import Quantity
 
 DNS1123_LABEL_MAX_LENGTH = 63
 DNS1123_SUBDOMAIN_MAX_LENGTH = 253
+DNS1035_LABEL_MAX_LENGTH = 63
 LABEL_VALUE_MAX_LENGTH = 63
 LABEL_KEY_NAME_MAX_LENGTH = 63
 DRIVER_NAME_MAX_LENGTH = 63
 POOL_NAME_MAX_LENGTH = DNS1123_SUBDOMAIN_MAX_LENGTH
 DEVICE_MAX_DOMAIN_LENGTH = 63
 DEVICE_MAX_ID_LENGTH = 32
-ANNOTATIONS_TOTAL_MAX_BYTES = 256 * 1024
 
 _LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _SUBDOMAIN_FMT = _LABEL_FMT + "(\\." + _LABEL_FMT + ")*"
+_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
 _C_IDENT_FMT = "[A-Za-z_][A-Za-z0-9_]*"
 _LABEL_KEY_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_VALUE_FMT = "(" + _LABEL_KEY_NAME_FMT + ")?"
 
 _LABEL_RE = re.compile(_LABEL_FMT)
 _SUBDOMAIN_RE = re.compile(_SUBDOMAIN_FMT)
+_DNS1035_LABEL_RE = re.compile(_DNS1035_LABEL_FMT)
 _C_IDENT_RE = re.compile(_C_IDENT_FMT)
 _LABEL_KEY_NAME_RE = re.compile(_LABEL_KEY_NAME_FMT)
 _LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
@@ -52,6 +54,10 @@ _LABEL_MSG = (
 _SUBDOMAIN_MSG = (
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
     "and must start and end with an alphanumeric character"
+)
+_DNS1035_LABEL_MSG = (
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', "
+    "start with an alphabetic character, and end with an alphanumeric character"
 )
 _C_IDENT_MSG = (
     "a valid C identifier must start with alphabetic character or '_', "
@@ -67,6 +73,22 @@ _LABEL_VALUE_MSG = (
 )
 
 
+@dataclass(frozen=True)
+class Wording:
+    """The parts of the format messages that differ between Kubernetes components.
+
+    The API server counts a too-long name in bytes and calls a malformed key a
+    label key; CEL's format library, built on an older apimachinery, says
+    "characters" and "qualified name". The rules themselves are the same.
+    """
+
+    length_unit: str = "bytes"
+    qualified_name: str = "a valid label key"
+
+
+API_SERVER = Wording()
+
+
 def regex_error(msg: str, fmt: str, *examples: str) -> str:
     """apimachinery's RegexError: the rule, optional examples, then the regex."""
     if not examples:
@@ -76,22 +98,23 @@ def regex_error(msg: str, fmt: str, *examples: str) -> str:
     return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
 
 
-def max_len_error(length: int) -> str:
-    return f"must be no more than {length} bytes"
+def max_len_error(length: int, wording: Wording = API_SERVER) -> str:
+    return f"must be no more than {length} {wording.length_unit}"
 
 
 EMPTY_ERROR = "must be non-empty"
 
 
-def _blen(value: str) -> int:
-    # Kubernetes limits count bytes of the UTF-8 encoding, not characters.
-    return len(value.encode())
+def byte_len(value: str) -> int:
+    """Kubernetes limits count bytes of the UTF-8 encoding, not characters."""
+    # Go strings may hold any bytes; a lone surrogate (possible in CEL strings) is counted, not fatal.
+    return len(value.encode("utf-8", "surrogatepass"))
 
 
-def is_dns1123_label(value: str) -> list[str]:
+def is_dns1123_label(value: str, wording: Wording = API_SERVER) -> list[str]:
     errs: list[str] = []
-    if _blen(value) > DNS1123_LABEL_MAX_LENGTH:
-        errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
+    if byte_len(value) > DNS1123_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH, wording))
     if not _LABEL_RE.fullmatch(value):
         if _SUBDOMAIN_RE.fullmatch(value):
             # A valid subdomain that is no label can only be failing on its dots.
@@ -101,12 +124,21 @@ def is_dns1123_label(value: str) -> list[str]:
     return errs
 
 
-def is_dns1123_subdomain(value: str) -> list[str]:
+def is_dns1123_subdomain(value: str, wording: Wording = API_SERVER) -> list[str]:
     errs: list[str] = []
-    if _blen(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if byte_len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH, wording))
     if not _SUBDOMAIN_RE.fullmatch(value):
         errs.append(regex_error(_SUBDOMAIN_MSG, _SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+def is_dns1035_label(value: str, wording: Wording = API_SERVER) -> list[str]:
+    errs: list[str] = []
+    if byte_len(value) > DNS1035_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1035_LABEL_MAX_LENGTH, wording))
+    if not _DNS1035_LABEL_RE.fullmatch(value):
+        errs.append(regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
     return errs
 
 
@@ -117,7 +149,7 @@ def is_c_identifier(value: str) -> list[str]:
     return [regex_error(_C_IDENT_MSG, _C_IDENT_FMT, "my_name", "MY_NAME", "MyName")]
 
 
-def is_qualified_name(value: str) -> list[str]:
+def is_qualified_name(value: str, wording: Wording = API_SERVER) -> list[str]:
     """A label key: an optional DNS-subdomain prefix and '/', then a name part."""
     errs: list[str] = []
     parts = value.split("/")
@@ -128,17 +160,17 @@ def is_qualified_name(value: str) -> list[str]:
         if not prefix:
             errs.append("prefix part " + EMPTY_ERROR)
         else:
-            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix))
+            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix, wording))
     else:
         return [
-            "a valid label key "
+            f"{wording.qualified_name} "
             + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_NAME_FMT, "MyName", "my.name", "123-abc")
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]
     if not name:
         errs.append("name part " + EMPTY_ERROR)
-    elif _blen(name) > LABEL_KEY_NAME_MAX_LENGTH:
-        errs.append("name part " + max_len_error(LABEL_KEY_NAME_MAX_LENGTH))
+    elif byte_len(name) > LABEL_KEY_NAME_MAX_LENGTH:
+        errs.append("name part " + max_len_error(LABEL_KEY_NAME_MAX_LENGTH, wording))
     if not _LABEL_KEY_NAME_RE.fullmatch(name):
         errs.append(
             "name part " + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_NAME_FMT, "MyName", "my.name", "123-abc")
@@ -146,10 +178,10 @@ def is_qualified_name(value: str) -> list[str]:
     return errs
 
 
-def is_label_value(value: str) -> list[str]:
+def is_label_value(value: str, wording: Wording = API_SERVER) -> list[str]:
     errs: list[str] = []
-    if _blen(value) > LABEL_VALUE_MAX_LENGTH:
-        errs.append(max_len_error(LABEL_VALUE_MAX_LENGTH))
+    if byte_len(value) > LABEL_VALUE_MAX_LENGTH:
+        errs.append(max_len_error(LABEL_VALUE_MAX_LENGTH, wording))
     if not _LABEL_VALUE_RE.fullmatch(value):
         errs.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return errs
@@ -222,6 +254,11 @@ def render(value: Value) -> str:
     return go_quote(value)
 
 
+def compact_json(value: object) -> str:
+    """JSON without spaces: the closest we get to the bytes the API server received."""
+    return json.dumps(value, separators=(",", ":"))
+
+
 def go_string_slice(values: Iterable[str] | None, type_name: str = "[]string") -> Raw:
     """`[]string{"a", "b"}`, or `[]string(nil)` for an unset list, as `%#v` shows it."""
     if values is None:
@@ -290,6 +327,10 @@ def validate_label_value(value: str, path: FieldPath) -> list[FieldError]:
     return messages_as_invalid(path, value, is_label_value(value))
 
 
+def validate_max_bytes(value: str, path: FieldPath, max_bytes: int) -> list[FieldError]:
+    return [too_long(path, max_bytes)] if byte_len(value) > max_bytes else []
+
+
 def validate_driver_name(value: str, path: FieldPath) -> list[FieldError]:
     """DRA driver names follow the CSI driver name rule: a DNS subdomain of at most 63 bytes.
 
@@ -297,9 +338,7 @@ def validate_driver_name(value: str, path: FieldPath) -> list[FieldError]:
     """
     if not value:
         return [required(path)]
-    errs: list[FieldError] = []
-    if _blen(value) > DRIVER_NAME_MAX_LENGTH:
-        errs.append(too_long(path, DRIVER_NAME_MAX_LENGTH))
+    errs = validate_max_bytes(value, path, DRIVER_NAME_MAX_LENGTH)
     errs.extend(messages_as_invalid(path, value, is_dns1123_subdomain(value.lower())))
     return errs
 
@@ -308,18 +347,14 @@ def validate_pool_name(value: str, path: FieldPath) -> list[FieldError]:
     """One or more DNS subdomains joined by '/', at most 253 bytes in all."""
     if not value:
         return [required(path)]
-    errs: list[FieldError] = []
-    if _blen(value) > POOL_NAME_MAX_LENGTH:
-        errs.append(too_long(path, POOL_NAME_MAX_LENGTH))
+    errs = validate_max_bytes(value, path, POOL_NAME_MAX_LENGTH)
     for part in value.split("/"):
         errs.extend(validate_dns1123_subdomain(part, path))
     return errs
 
 
 def validate_c_identifier(value: str, path: FieldPath) -> list[FieldError]:
-    errs: list[FieldError] = []
-    if _blen(value) > DEVICE_MAX_ID_LENGTH:
-        errs.append(too_long(path, DEVICE_MAX_ID_LENGTH))
+    errs = validate_max_bytes(value, path, DEVICE_MAX_ID_LENGTH)
     errs.extend(messages_as_invalid(path, value, is_c_identifier(value)))
     return errs
 
@@ -403,72 +438,6 @@ def validate_uid(uid: str, path: FieldPath) -> list[FieldError]:
             )
         ]
     return []
-
-
-# Object metadata --------------------------------------------------------------------------
-
-
-def validate_labels(labels: Mapping[str, str] | None, path: FieldPath) -> list[FieldError]:
-    errs: list[FieldError] = []
-    for key, value in (labels or {}).items():
-        errs.extend(validate_label_name(key, path))
-        errs.extend(validate_label_value(value, path))
-    return errs
-
-
-def validate_annotations(annotations: Mapping[str, str] | None, path: FieldPath) -> list[FieldError]:
-    errs: list[FieldError] = []
-    total = 0
-    for key, value in (annotations or {}).items():
-        # Annotation keys are compared case-insensitively against the label-key rule.
-        errs.extend(messages_as_invalid(path, key, is_qualified_name(key.lower())))
-        total += _blen(key) + _blen(value)
-    if total > ANNOTATIONS_TOTAL_MAX_BYTES:
-        errs.append(too_long(path, ANNOTATIONS_TOTAL_MAX_BYTES))
-    return errs
-
-
-def _mask_trailing_dash(name: str) -> str:
-    # A generateName prefix may end in '-' because random characters follow it.
-    if len(name) > 1 and name.endswith("-"):
-        return name[:-2] + "a"
-    return name
-
-
-def validate_object_meta(
-    meta: V1ObjectMeta | None, *, namespaced: bool, path: FieldPath = ("metadata",)
-) -> list[FieldError]:
-    """Name, generateName, namespace, labels and annotations of a top-level object.
-
-    Object names of every DRA kind are DNS subdomains. A missing namespace is not
-    reported for namespaced kinds: kubectl fills it in from the context.
-    """
-    name = meta.name if meta is not None else None
-    generate_name = meta.generate_name if meta is not None else None
-    namespace = meta.namespace if meta is not None else None
-    errs: list[FieldError] = []
-    if generate_name:
-        errs.extend(
-            messages_as_invalid(
-                (*path, "generateName"),
-                generate_name,
-                is_dns1123_subdomain(_mask_trailing_dash(generate_name)),
-            )
-        )
-    if not name:
-        if not generate_name:
-            errs.append(required((*path, "name"), "name or generateName is required"))
-    else:
-        errs.extend(validate_dns1123_subdomain(name, (*path, "name")))
-    if namespace:
-        if namespaced:
-            errs.extend(validate_dns1123_label(namespace, (*path, "namespace")))
-        else:
-            errs.append(forbidden((*path, "namespace"), "not allowed on this type"))
-    if meta is not None:
-        errs.extend(validate_labels(meta.labels, (*path, "labels")))
-        errs.extend(validate_annotations(meta.annotations, (*path, "annotations")))
-    return errs
 
 
 # Quantities -------------------------------------------------------------------------------

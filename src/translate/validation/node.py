@@ -40,6 +40,13 @@ def _bool_option(options: dict[str, str], name: str) -> bool:
     return options.get(name, "false").strip().lower() == "true"
 
 
+def _unsupported(field: str, value: str, supported: tuple[str, ...]) -> list[FieldError]:
+    if value in supported:
+        return []
+    listed = ", ".join(f'"{p}"' for p in supported)
+    return [FieldError((field,), f"Unsupported value: {value!r}: supported values: {listed}")]
+
+
 def _check_quantities(values: dict[str, str], path: tuple[str | int, ...]) -> list[FieldError]:
     from ..quantity import Quantity
 
@@ -54,14 +61,7 @@ def _check_quantities(values: dict[str, str], path: tuple[str | int, ...]) -> li
 
 def validate_kubelet_configuration(cfg: KubeletConfiguration, ctx: ValidationContext) -> list[FieldError]:
     errors: list[FieldError] = []
-    if cfg.cpu_manager_policy not in CPU_POLICIES:
-        errors.append(
-            FieldError(
-                ("cpuManagerPolicy",),
-                f"Unsupported value: {cfg.cpu_manager_policy!r}: supported values: "
-                + ", ".join(f'"{p}"' for p in CPU_POLICIES),
-            )
-        )
+    errors += _unsupported("cpuManagerPolicy", cfg.cpu_manager_policy, CPU_POLICIES)
     options = cfg.cpu_manager_policy_options
     for name, value in options.items():
         path = ("cpuManagerPolicyOptions", name)
@@ -94,22 +94,8 @@ def validate_kubelet_configuration(cfg: KubeletConfiguration, ctx: ValidationCon
                 "topology manager policy",
             )
         )
-    if cfg.topology_manager_policy not in TOPOLOGY_POLICIES:
-        errors.append(
-            FieldError(
-                ("topologyManagerPolicy",),
-                f"Unsupported value: {cfg.topology_manager_policy!r}"
-                ": supported values: " + ", ".join(f'"{p}"' for p in TOPOLOGY_POLICIES),
-            )
-        )
-    if cfg.topology_manager_scope not in TOPOLOGY_SCOPES:
-        errors.append(
-            FieldError(
-                ("topologyManagerScope",),
-                f"Unsupported value: {cfg.topology_manager_scope!r}"
-                ": supported values: " + ", ".join(f'"{p}"' for p in TOPOLOGY_SCOPES),
-            )
-        )
+    errors += _unsupported("topologyManagerPolicy", cfg.topology_manager_policy, TOPOLOGY_POLICIES)
+    errors += _unsupported("topologyManagerScope", cfg.topology_manager_scope, TOPOLOGY_SCOPES)
     for name, value in cfg.topology_manager_policy_options.items():
         path = ("topologyManagerPolicyOptions", name)
         if name not in TOPOLOGY_OPTIONS:
@@ -123,14 +109,7 @@ def validate_kubelet_configuration(cfg: KubeletConfiguration, ctx: ValidationCon
                 )
         elif value.strip().lower() not in ("true", "false"):
             errors.append(FieldError(path, f'Invalid value: "{value}": must be "true" or "false"'))
-    if cfg.memory_manager_policy not in MEMORY_POLICIES:
-        errors.append(
-            FieldError(
-                ("memoryManagerPolicy",),
-                f"Unsupported value: {cfg.memory_manager_policy!r}"
-                ": supported values: " + ", ".join(f'"{p}"' for p in MEMORY_POLICIES),
-            )
-        )
+    errors += _unsupported("memoryManagerPolicy", cfg.memory_manager_policy, MEMORY_POLICIES)
     if cfg.reserved_system_cpus:
         try:
             parse_cpuset(cfg.reserved_system_cpus)

@@ -13,7 +13,8 @@ from ..cel.selector import compile_error_text
 from ..objects import KubeObject, ObjectSet
 from ..quantity_fields import quantity_values
 from . import FieldError, ValidationContext
-from .names import validate_dns1123_label, validate_object_meta, validate_quantity
+from .names import validate_dns1123_label, validate_quantity
+from .object_meta import validate_object_meta
 
 
 @dataclass

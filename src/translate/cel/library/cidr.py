@@ -14,15 +14,18 @@ false on a real API server).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ....errors import CelRuntimeError
+from ...go_strings import go_quote
 from .. import types as t
-from ..registry import Library
+from ..registry import Costs, Declaration, Library
 from ..values import CelObject
-from .ip import IP, Addr, AddrParseError, parse_addr, parse_ip
-from .standard_strings import traversal
-from .strings import go_quote
+from .costs import TRAVERSAL, UNIT, size_at, traversal
+from .ip import IP, Addr, AddrParseError, parse_addr
+from .ip import ip as _to_ip
+from .overloads import accepts
 
 library = Library("net.cidr")
 
@@ -96,14 +99,14 @@ def parse_cidr(text: str) -> Prefix:
     return prefix
 
 
+@dataclass(frozen=True)
 class CIDR(CelObject):
-    """A network prefix (`net.CIDR`)."""
+    """A network prefix (`net.CIDR`), equal and hashed by its address and length."""
 
     cel_type: ClassVar[t.CelType] = t.CIDR
     go_type: ClassVar[str] = "cel.CIDR"
 
-    def __init__(self, prefix: Prefix) -> None:
-        self.prefix = prefix
+    prefix: Prefix
 
     def __str__(self) -> str:
         return str(self.prefix)
@@ -111,14 +114,9 @@ class CIDR(CelObject):
     def __repr__(self) -> str:
         return f"cidr({str(self)!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CIDR) and self.prefix == other.prefix
 
-    def __hash__(self) -> int:
-        return hash(self.prefix)
-
-
-def _to_cidr(s: str) -> CIDR:
+@library.function("cidr", params=(t.STRING,), result=t.CIDR, id="string_to_cidr", costs=TRAVERSAL)
+def cidr(s: str) -> CIDR:
     try:
         return CIDR(parse_cidr(s))
     except ValueError as e:
@@ -126,131 +124,25 @@ def _to_cidr(s: str) -> CIDR:
         raise CelRuntimeError(f"network address parse error during conversion from string: {e}") from e
 
 
-def _to_ip(s: str) -> IP:
-    try:
-        return IP(parse_ip(s))
-    except ValueError as e:
-        raise CelRuntimeError(str(e)) from e
+def _containment(base: int, parses: bool) -> Costs:
+    """Comparing two byte strings (a CIDR counts as size 1) plus `base`, and parsing a string argument.
 
+    The estimate's worst case compares two 16-byte addresses.
+    """
 
-def _string_len(args: Sequence[Any], i: int) -> int:
-    return len(args[i]) if i < len(args) and isinstance(args[i], str) else 1
+    def cost(args: Sequence[Any]) -> int:
+        parsed = args[1] if len(args) > 1 and isinstance(args[1], str) else ""
+        return traversal(2) + base + traversal(len(parsed))
 
-
-def _parse_cost(args: Sequence[Any]) -> int:
-    return traversal(_string_len(args, 0))
-
-
-def _parse_estimate(sizes: Sequence[int]) -> int:
-    return traversal(sizes[0] if sizes else 0)
-
-
-def _unit(_: Sequence[Any]) -> int:
-    return 1
-
-
-def _unit_estimate(_: Sequence[int]) -> int:
-    return 1
-
-
-def _contains_ip_cost(args: Sequence[Any]) -> int:
-    # Comparing two byte strings (a CIDR counts as size 1), plus parsing a string argument.
-    cost = traversal(2)
-    if len(args) > 1 and isinstance(args[1], str):
-        cost += traversal(len(args[1]))
-    return cost
-
-
-def _contains_cidr_cost(args: Sequence[Any]) -> int:
-    cost = traversal(2) + traversal(1) + 1
-    if len(args) > 1 and isinstance(args[1], str):
-        cost += traversal(len(args[1]))
-    return cost
-
-
-def _contains_estimate(base: int) -> Any:
     def estimate(sizes: Sequence[int]) -> int:
-        # Worst case compares two 16-byte addresses.
-        return traversal(32) + base
+        return traversal(32) + base + (traversal(size_at(sizes, 1)) if parses else 0)
 
-    return estimate
-
-
-def _contains_string_estimate(base: int) -> Any:
-    def estimate(sizes: Sequence[int]) -> int:
-        return traversal(32) + base + traversal(sizes[1] if len(sizes) > 1 else 0)
-
-    return estimate
+    return Costs(cost, estimate)
 
 
-@library.function(
-    "cidr", params=(t.STRING,), result=t.CIDR, id="string_to_cidr", cost=_parse_cost, estimate=_parse_estimate
+library.function("isCIDR", params=(t.STRING,), result=t.BOOL, id="is_cidr", costs=TRAVERSAL)(
+    accepts(parse_cidr, ValueError)
 )
-def cidr(s: str) -> CIDR:
-    return _to_cidr(s)
-
-
-@library.function(
-    "isCIDR", params=(t.STRING,), result=t.BOOL, id="is_cidr", cost=_parse_cost, estimate=_parse_estimate
-)
-def is_cidr(s: str) -> bool:
-    try:
-        parse_cidr(s)
-    except ValueError:
-        return False
-    return True
-
-
-@library.function(
-    "containsIP",
-    member=True,
-    params=(t.CIDR, t.STRING),
-    result=t.BOOL,
-    id="cidr_contains_ip_string",
-    cost=_contains_ip_cost,
-    estimate=_contains_string_estimate(0),
-)
-def contains_ip_string(network: CIDR, s: str) -> bool:
-    return network.prefix.contains(_to_ip(s).addr)
-
-
-@library.function(
-    "containsIP",
-    member=True,
-    params=(t.CIDR, t.IP),
-    result=t.BOOL,
-    id="cidr_contains_ip_ip",
-    cost=_contains_ip_cost,
-    estimate=_contains_estimate(0),
-)
-def contains_ip(network: CIDR, address: IP) -> bool:
-    return network.prefix.contains(address.addr)
-
-
-@library.function(
-    "containsCIDR",
-    member=True,
-    params=(t.CIDR, t.STRING),
-    result=t.BOOL,
-    id="cidr_contains_cidr_string",
-    cost=_contains_cidr_cost,
-    estimate=_contains_string_estimate(2),
-)
-def contains_cidr_string(network: CIDR, s: str) -> bool:
-    return _contains_cidr(network.prefix, _to_cidr(s).prefix)
-
-
-@library.function(
-    "containsCIDR",
-    member=True,
-    params=(t.CIDR, t.CIDR),
-    result=t.BOOL,
-    id="cidr_contains_cidr",
-    cost=_contains_cidr_cost,
-    estimate=_contains_estimate(2),
-)
-def contains_cidr(network: CIDR, other: CIDR) -> bool:
-    return _contains_cidr(network.prefix, other.prefix)
 
 
 def _contains_cidr(outer: Prefix, inner: Prefix) -> bool:
@@ -262,41 +154,60 @@ def _contains_cidr(outer: Prefix, inner: Prefix) -> bool:
     return outer.masked() == Prefix(inner.addr, outer.bits) and outer.bits <= inner.bits
 
 
-@library.function(
-    "ip", member=True, params=(t.CIDR,), result=t.IP, id="cidr_ip", cost=_unit, estimate=_unit_estimate
-)
+def _contains(name: str, overload_id: str, operand: t.CelType, base: int) -> Declaration:
+    """Containment, of a value or of a string to parse; `base` is what the check adds to comparing two
+    byte strings."""
+    return library.function(
+        name,
+        member=True,
+        params=(t.CIDR, operand),
+        result=t.BOOL,
+        id=overload_id,
+        costs=_containment(base, parses=operand == t.STRING),
+    )
+
+
+# Checking a CIDR costs one more comparison (and a size-1 traversal) than checking an address.
+_CIDR_BASE = traversal(1) + 1
+
+
+@_contains("containsIP", "cidr_contains_ip_string", t.STRING, 0)
+def contains_ip_string(network: CIDR, s: str) -> bool:
+    return network.prefix.contains(_to_ip(s).addr)
+
+
+@_contains("containsIP", "cidr_contains_ip_ip", t.IP, 0)
+def contains_ip(network: CIDR, address: IP) -> bool:
+    return network.prefix.contains(address.addr)
+
+
+@_contains("containsCIDR", "cidr_contains_cidr_string", t.STRING, _CIDR_BASE)
+def contains_cidr_string(network: CIDR, s: str) -> bool:
+    return _contains_cidr(network.prefix, cidr(s).prefix)
+
+
+@_contains("containsCIDR", "cidr_contains_cidr", t.CIDR, _CIDR_BASE)
+def contains_cidr(network: CIDR, other: CIDR) -> bool:
+    return _contains_cidr(network.prefix, other.prefix)
+
+
+@library.function("ip", member=True, params=(t.CIDR,), result=t.IP, id="cidr_ip", costs=UNIT)
 def cidr_ip(network: CIDR) -> IP:
     return IP(network.prefix.addr)
 
 
-@library.function(
-    "masked",
-    member=True,
-    params=(t.CIDR,),
-    result=t.CIDR,
-    id="cidr_masked",
-    cost=_unit,
-    estimate=_unit_estimate,
-)
+@library.function("masked", member=True, params=(t.CIDR,), result=t.CIDR, id="cidr_masked", costs=UNIT)
 def masked(network: CIDR) -> CIDR:
     return CIDR(network.prefix.masked())
 
 
 @library.function(
-    "prefixLength",
-    member=True,
-    params=(t.CIDR,),
-    result=t.INT,
-    id="cidr_prefix_length",
-    cost=_unit,
-    estimate=_unit_estimate,
+    "prefixLength", member=True, params=(t.CIDR,), result=t.INT, id="cidr_prefix_length", costs=UNIT
 )
 def prefix_length(network: CIDR) -> int:
     return network.prefix.bits
 
 
-@library.function(
-    "string", params=(t.CIDR,), result=t.STRING, id="cidr_to_string", cost=_unit, estimate=_unit_estimate
-)
+@library.function("string", params=(t.CIDR,), result=t.STRING, id="cidr_to_string", costs=UNIT)
 def cidr_to_string(network: CIDR) -> str:
     return str(network.prefix)

@@ -12,6 +12,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ...validation.names import (
+    Wording,
+    byte_len,
+    is_dns1035_label,
+    is_dns1123_label,
+    is_dns1123_subdomain,
+    is_label_value,
+    is_qualified_name,
+)
 from .. import types as t
 from ..registry import Library
 from ..values import CelObject, Optional
@@ -22,119 +31,12 @@ library = Library("format")
 
 # --- apimachinery validation -----------------------------------------------------------
 
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_LABEL_MSG = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
-    "and must start and end with an alphanumeric character"
-)
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1123_SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-    "and must start and end with an alphanumeric character"
-)
-_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
-_DNS1035_LABEL_MSG = (
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', "
-    "start with an alphabetic character, and end with an alphanumeric character"
-)
-_QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_QUALIFIED_NAME_MSG = (
-    "must consist of alphanumeric characters, '-', '_' or '.', "
-    "and must start and end with an alphanumeric character"
-)
-_LABEL_VALUE_FMT = "(" + _QUALIFIED_NAME_FMT + ")?"
-_LABEL_VALUE_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-    "and must start and end with an alphanumeric character"
-)
-
-_DNS1123_LABEL_RE = re.compile(_DNS1123_LABEL_FMT)
-_DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
-_DNS1035_LABEL_RE = re.compile(_DNS1035_LABEL_FMT)
-_QUALIFIED_NAME_RE = re.compile(_QUALIFIED_NAME_FMT)
-_LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
+# The rules are the API server's (`validation.names`); only some wording differs.
+_WORDING = Wording(length_unit="characters", qualified_name="a qualified name")
 
 
-def _byte_len(s: str) -> int:
-    return len(s.encode("utf-8", "surrogatepass"))
-
-
-def _max_len_error(n: int) -> str:
-    return f"must be no more than {n} characters"
-
-
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    shown = " or ".join(f"'{e}', " for e in examples)
-    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
-
-
-def is_dns1123_label(value: str) -> list[str]:
-    errs = []
-    if _byte_len(value) > 63:
-        errs.append(_max_len_error(63))
-    if not _DNS1123_LABEL_RE.fullmatch(value):
-        if _DNS1123_SUBDOMAIN_RE.fullmatch(value):
-            # A valid subdomain that is not a label: the length was checked, so it has dots.
-            errs.append("must not contain dots")
-        else:
-            errs.append(_regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
-    return errs
-
-
-def is_dns1123_subdomain(value: str) -> list[str]:
-    errs = []
-    if _byte_len(value) > 253:
-        errs.append(_max_len_error(253))
-    if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
-        errs.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errs
-
-
-def is_dns1035_label(value: str) -> list[str]:
-    errs = []
-    if _byte_len(value) > 63:
-        errs.append(_max_len_error(63))
-    if not _DNS1035_LABEL_RE.fullmatch(value):
-        errs.append(_regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
-    return errs
-
-
-def is_qualified_name(value: str) -> list[str]:
-    errs: list[str] = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if prefix == "":
-            errs.append("prefix part must be non-empty")
-        else:
-            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix))
-    else:
-        return [
-            "a qualified name "
-            + _regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
-            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-        ]
-    if name == "":
-        errs.append("name part must be non-empty")
-    elif _byte_len(name) > 63:
-        errs.append("name part " + _max_len_error(63))
-    if not _QUALIFIED_NAME_RE.fullmatch(name):
-        examples = ("MyName", "my.name", "123-abc")
-        errs.append("name part " + _regex_error(_QUALIFIED_NAME_MSG, _QUALIFIED_NAME_FMT, *examples))
-    return errs
-
-
-def is_label_value(value: str) -> list[str]:
-    errs = []
-    if _byte_len(value) > 63:
-        errs.append(_max_len_error(63))
-    if not _LABEL_VALUE_RE.fullmatch(value):
-        errs.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
-    return errs
+def _worded(check: Callable[[str, Wording], list[str]]) -> Callable[[str], list[str]]:
+    return lambda s: check(s, _WORDING)
 
 
 def _mask_trailing_dash(name: str) -> str:
@@ -147,6 +49,11 @@ def _mask_trailing_dash(name: str) -> str:
 
 def _as_prefix(check: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
     return lambda s: check(_mask_trailing_dash(s))
+
+
+_DNS1123_LABEL = _worded(is_dns1123_label)
+_DNS1123_SUBDOMAIN = _worded(is_dns1123_subdomain)
+_DNS1035_LABEL = _worded(is_dns1035_label)
 
 
 # --- kube-openapi strfmt formats -------------------------------------------------------
@@ -196,7 +103,7 @@ def is_date(s: str) -> bool:
 
 def is_datetime(s: str) -> bool:
     """strfmt's IsDateTime: a valid date, a 't' (any case) and an RFC 3339 time of day."""
-    if len(s.encode("utf-8", "surrogatepass")) < 4:
+    if byte_len(s) < 4:
         return False
     parts = s.lower().split("t")
     if len(parts) < 2 or not is_date(parts[0]):
@@ -261,14 +168,14 @@ class NamedFormat(CelObject):
 FORMATS: dict[str, NamedFormat] = {
     key: NamedFormat(spec)
     for key, spec in {
-        "dns1123Label": _Spec("DNS1123Label", is_dns1123_label, 30),
-        "dns1123Subdomain": _Spec("DNS1123Subdomain", is_dns1123_subdomain, 60),
-        "dns1035Label": _Spec("DNS1035Label", is_dns1035_label, 30),
-        "qualifiedName": _Spec("QualifiedName", is_qualified_name, 60),
-        "dns1123LabelPrefix": _Spec("DNS1123LabelPrefix", _as_prefix(is_dns1123_label), 30),
-        "dns1123SubdomainPrefix": _Spec("DNS1123SubdomainPrefix", _as_prefix(is_dns1123_subdomain), 60),
-        "dns1035LabelPrefix": _Spec("DNS1035LabelPrefix", _as_prefix(is_dns1035_label), 30),
-        "labelValue": _Spec("LabelValue", is_label_value, 40),
+        "dns1123Label": _Spec("DNS1123Label", _DNS1123_LABEL, 30),
+        "dns1123Subdomain": _Spec("DNS1123Subdomain", _DNS1123_SUBDOMAIN, 60),
+        "dns1035Label": _Spec("DNS1035Label", _DNS1035_LABEL, 30),
+        "qualifiedName": _Spec("QualifiedName", _worded(is_qualified_name), 60),
+        "dns1123LabelPrefix": _Spec("DNS1123LabelPrefix", _as_prefix(_DNS1123_LABEL), 30),
+        "dns1123SubdomainPrefix": _Spec("DNS1123SubdomainPrefix", _as_prefix(_DNS1123_SUBDOMAIN), 60),
+        "dns1035LabelPrefix": _Spec("DNS1035LabelPrefix", _as_prefix(_DNS1035_LABEL), 30),
+        "labelValue": _Spec("LabelValue", _worded(is_label_value), 40),
         "uri": _Spec("URI", _validate_uri, _URL_PATTERN_SIZE),
         "uuid": _Spec(
             "uuid",

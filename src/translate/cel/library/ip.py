@@ -9,15 +9,17 @@ no IPv4-mapped IPv6 addresses, and messages like
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
 
 from ....errors import CelRuntimeError
+from ...go_strings import go_quote
 from .. import types as t
 from ..registry import Library
 from ..values import CelObject
-from .standard_strings import traversal
-from .strings import go_quote
+from .costs import DOUBLE_TRAVERSAL, TRAVERSAL, UNIT
+from .overloads import accepts
 
 library = Library("kubernetes.net.ip")
 
@@ -260,14 +262,14 @@ def parse_ip(text: str) -> Addr:
     return addr
 
 
+@dataclass(frozen=True)
 class IP(CelObject):
-    """An IP address (`net.IP`)."""
+    """An IP address (`net.IP`), equal and hashed by its address."""
 
     cel_type: ClassVar[t.CelType] = t.IP
     go_type: ClassVar[str] = "cel.IP"
 
-    def __init__(self, addr: Addr) -> None:
-        self.addr = addr
+    addr: Addr
 
     def __str__(self) -> str:
         return str(self.addr)
@@ -275,32 +277,8 @@ class IP(CelObject):
     def __repr__(self) -> str:
         return f"ip({str(self)!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, IP) and self.addr == other.addr
 
-    def __hash__(self) -> int:
-        return hash(self.addr)
-
-
-def _string_cost(args: Sequence[Any]) -> int:
-    return traversal(len(args[0]) if args and isinstance(args[0], str) else 0)
-
-
-def _string_estimate(sizes: Sequence[int]) -> int:
-    return traversal(sizes[0] if sizes else 0)
-
-
-def _unit(_: Sequence[Any]) -> int:
-    return 1
-
-
-def _unit_estimate(_: Sequence[int]) -> int:
-    return 1
-
-
-@library.function(
-    "ip", params=(t.STRING,), result=t.IP, id="string_to_ip", cost=_string_cost, estimate=_string_estimate
-)
+@library.function("ip", params=(t.STRING,), result=t.IP, id="string_to_ip", costs=TRAVERSAL)
 def ip(s: str) -> IP:
     try:
         return IP(parse_ip(s))
@@ -308,116 +286,40 @@ def ip(s: str) -> IP:
         raise CelRuntimeError(str(e)) from e
 
 
-@library.function(
-    "isIP", params=(t.STRING,), result=t.BOOL, id="is_ip", cost=_string_cost, estimate=_string_estimate
+library.function("isIP", params=(t.STRING,), result=t.BOOL, id="is_ip", costs=TRAVERSAL)(
+    accepts(parse_ip, ValueError)
 )
-def is_ip(s: str) -> bool:
-    try:
-        parse_ip(s)
-    except ValueError:
-        return False
-    return True
 
 
-def _double_cost(args: Sequence[Any]) -> int:
-    # Parsing, then comparing the canonical form with the input.
-    n = len(args[0]) if args and isinstance(args[0], str) else 0
-    return traversal(n, 2 * 0.1)
-
-
-def _double_estimate(sizes: Sequence[int]) -> int:
-    return traversal(sizes[0] if sizes else 0, 2 * 0.1)
-
-
+# Parsing, then comparing the canonical form with the input.
 @library.function(
-    "ip.isCanonical",
-    params=(t.STRING,),
-    result=t.BOOL,
-    id="ip_is_canonical",
-    cost=_double_cost,
-    estimate=_double_estimate,
+    "ip.isCanonical", params=(t.STRING,), result=t.BOOL, id="ip_is_canonical", costs=DOUBLE_TRAVERSAL
 )
 def ip_is_canonical(s: str) -> bool:
-    try:
-        return str(parse_ip(s)) == s
-    except ValueError as e:
-        raise CelRuntimeError(str(e)) from e
+    return str(ip(s)) == s
 
 
-@library.function(
-    "family", member=True, params=(t.IP,), result=t.INT, id="ip_family", cost=_unit, estimate=_unit_estimate
-)
+@library.function("family", member=True, params=(t.IP,), result=t.INT, id="ip_family", costs=UNIT)
 def family(value: IP) -> int:
     return 4 if value.addr.is4 else 6
 
 
-@library.function(
-    "isUnspecified",
-    member=True,
-    params=(t.IP,),
-    result=t.BOOL,
-    id="ip_is_unspecified",
-    cost=_unit,
-    estimate=_unit_estimate,
-)
-def is_unspecified(value: IP) -> bool:
-    return value.addr.is_unspecified()
+def _of_addr(predicate: Callable[[Addr], bool]) -> Callable[[IP], bool]:
+    return lambda value: predicate(value.addr)
 
 
-@library.function(
-    "isLoopback",
-    member=True,
-    params=(t.IP,),
-    result=t.BOOL,
-    id="ip_is_loopback",
-    cost=_unit,
-    estimate=_unit_estimate,
-)
-def is_loopback(value: IP) -> bool:
-    return value.addr.is_loopback()
+for _name, _id, _predicate in (
+    ("isUnspecified", "ip_is_unspecified", Addr.is_unspecified),
+    ("isLoopback", "ip_is_loopback", Addr.is_loopback),
+    ("isLinkLocalMulticast", "ip_is_link_local_multicast", Addr.is_link_local_multicast),
+    ("isLinkLocalUnicast", "ip_is_link_local_unicast", Addr.is_link_local_unicast),
+    ("isGlobalUnicast", "ip_is_global_unicast", Addr.is_global_unicast),
+):
+    library.function(_name, member=True, params=(t.IP,), result=t.BOOL, id=_id, costs=UNIT)(
+        _of_addr(_predicate)
+    )
 
 
-@library.function(
-    "isLinkLocalMulticast",
-    member=True,
-    params=(t.IP,),
-    result=t.BOOL,
-    id="ip_is_link_local_multicast",
-    cost=_unit,
-    estimate=_unit_estimate,
-)
-def is_link_local_multicast(value: IP) -> bool:
-    return value.addr.is_link_local_multicast()
-
-
-@library.function(
-    "isLinkLocalUnicast",
-    member=True,
-    params=(t.IP,),
-    result=t.BOOL,
-    id="ip_is_link_local_unicast",
-    cost=_unit,
-    estimate=_unit_estimate,
-)
-def is_link_local_unicast(value: IP) -> bool:
-    return value.addr.is_link_local_unicast()
-
-
-@library.function(
-    "isGlobalUnicast",
-    member=True,
-    params=(t.IP,),
-    result=t.BOOL,
-    id="ip_is_global_unicast",
-    cost=_unit,
-    estimate=_unit_estimate,
-)
-def is_global_unicast(value: IP) -> bool:
-    return value.addr.is_global_unicast()
-
-
-@library.function(
-    "string", params=(t.IP,), result=t.STRING, id="ip_to_string", cost=_unit, estimate=_unit_estimate
-)
+@library.function("string", params=(t.IP,), result=t.STRING, id="ip_to_string", costs=UNIT)
 def ip_to_string(value: IP) -> str:
     return str(value.addr)

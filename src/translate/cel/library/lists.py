@@ -8,14 +8,14 @@ and lastIndexOf take any element type and use CEL equality.
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
 from ....errors import CelRuntimeError
 from .. import types as t
-from ..registry import Library
+from ..registry import Costs, Library
 from ..values import Uint, equal, int64, ordered, uint64
-from .standard_strings import STRING_TRAVERSAL_COST
+from .costs import STRING_TRAVERSAL_COST, size_at
 
 library = Library("kubernetes.lists")
 
@@ -51,12 +51,8 @@ def traversal_cost(value: Any) -> int:
     return 1
 
 
-def _list_cost(args: Sequence[Any]) -> int:
-    return traversal_cost(args[0]) if args else 0
-
-
-def _list_estimate(sizes: Sequence[int]) -> int:
-    return sizes[0] if sizes else 0
+# Every function here walks its receiver once.
+_WALK = Costs(lambda args: traversal_cost(args[0]) if args else 0, lambda sizes: size_at(sizes, 0))
 
 
 def _comparable(value: Any) -> Any:
@@ -157,61 +153,19 @@ def last_index_of(items: list[Any], item: Any) -> int:
     return -1
 
 
+def _declare(
+    name: str, overload_id: str, params: tuple[t.CelType, ...], result: t.CelType, impl: Callable[..., Any]
+) -> None:
+    library.function(name, member=True, params=params, result=result, id=overload_id, costs=_WALK)(impl)
+
+
 for _name, _type in COMPARABLE:
-    library.function(
-        "isSorted",
-        member=True,
-        params=(t.list_of(_type),),
-        result=t.BOOL,
-        id=f"list_{_name}_is_sorted_bool",
-        cost=_list_cost,
-        estimate=_list_estimate,
-    )(is_sorted)
-    library.function(
-        "min",
-        member=True,
-        params=(t.list_of(_type),),
-        result=_type,
-        id=f"list_{_name}_min_{_name}",
-        cost=_list_cost,
-        estimate=_list_estimate,
-    )(list_min)
-    library.function(
-        "max",
-        member=True,
-        params=(t.list_of(_type),),
-        result=_type,
-        id=f"list_{_name}_max_{_name}",
-        cost=_list_cost,
-        estimate=_list_estimate,
-    )(list_max)
+    _declare("isSorted", f"list_{_name}_is_sorted_bool", (t.list_of(_type),), t.BOOL, is_sorted)
+    _declare("min", f"list_{_name}_min_{_name}", (t.list_of(_type),), _type, list_min)
+    _declare("max", f"list_{_name}_max_{_name}", (t.list_of(_type),), _type, list_max)
 
 for _name, _type in SUMMABLE:
-    library.function(
-        "sum",
-        member=True,
-        params=(t.list_of(_type),),
-        result=_type,
-        id=f"list_{_name}_sum_{_name}",
-        cost=_list_cost,
-        estimate=_list_estimate,
-    )(_summer(_name))
+    _declare("sum", f"list_{_name}_sum_{_name}", (t.list_of(_type),), _type, _summer(_name))
 
-library.function(
-    "indexOf",
-    member=True,
-    params=(t.list_of(t.A), t.A),
-    result=t.INT,
-    id="list_a_index_of_int",
-    cost=_list_cost,
-    estimate=_list_estimate,
-)(index_of)
-library.function(
-    "lastIndexOf",
-    member=True,
-    params=(t.list_of(t.A), t.A),
-    result=t.INT,
-    id="list_a_last_index_of_int",
-    cost=_list_cost,
-    estimate=_list_estimate,
-)(last_index_of)
+_declare("indexOf", "list_a_index_of_int", (t.list_of(t.A), t.A), t.INT, index_of)
+_declare("lastIndexOf", "list_a_last_index_of_int", (t.list_of(t.A), t.A), t.INT, last_index_of)

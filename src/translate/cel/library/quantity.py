@@ -3,13 +3,14 @@
 Declared exactly as upstream declares it, including that `sign` is a *global*
 function (`sign(quantity("1"))`): upstream registers it with `cel.Overload`, not
 `cel.MemberOverload`, so the API server rejects `quantity("1").sign()` at compile
-time and so must we. Costs follow library/cost.go.
+time and so must we. Costs follow library/cost.go: parsing traverses the text
+(with no static estimate), everything else costs one unit.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+import operator
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ....errors import CelRuntimeError
@@ -17,6 +18,8 @@ from ...quantity import ERR_NOT_INT64, Format, Quantity, QuantityError
 from .. import types as t
 from ..registry import Library
 from ..values import CelObject
+from .costs import TRAVERSAL, UNIT
+from .overloads import accepts, declare_comparisons
 
 
 class CelQuantity(CelObject):
@@ -75,25 +78,11 @@ def _unwrap(value: Any) -> Quantity:
     raise CelRuntimeError("no such overload")
 
 
-def _traversal_cost(args: Sequence[Any]) -> int:
-    # cel-go multiplies the rune count by StringTraversalCostFactor (0.1) in float64.
-    text = args[0] if args and isinstance(args[0], str) else ""
-    return math.ceil(len(text) * 0.1)
-
-
-def _nominal_cost(args: Sequence[Any]) -> int:
-    return 1
-
-
-def _nominal_estimate(sizes: Sequence[int]) -> int:
-    return 1
-
-
 library = Library("quantity")
 
 
 @library.function(
-    "quantity", params=(t.STRING,), result=t.QUANTITY, cost=_traversal_cost, id="string_to_quantity"
+    "quantity", params=(t.STRING,), result=t.QUANTITY, cost=TRAVERSAL.cost, id="string_to_quantity"
 )
 def string_to_quantity(text: str) -> CelQuantity:
     try:
@@ -102,112 +91,30 @@ def string_to_quantity(text: str) -> CelQuantity:
         raise CelRuntimeError(str(e)) from e
 
 
-@library.function(
-    "isQuantity", params=(t.STRING,), result=t.BOOL, cost=_traversal_cost, id="is_quantity_string"
+library.function(
+    "isQuantity", params=(t.STRING,), result=t.BOOL, cost=TRAVERSAL.cost, id="is_quantity_string"
+)(accepts(Quantity.parse, QuantityError))
+library.function("sign", params=(t.QUANTITY,), result=t.INT, costs=UNIT, id="quantity_sign")(
+    lambda q: _unwrap(q).sign()
 )
-def is_quantity(text: str) -> bool:
-    try:
-        Quantity.parse(text)
-    except QuantityError:
-        return False
-    return True
-
-
-@library.function(
-    "sign",
-    params=(t.QUANTITY,),
-    result=t.INT,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_sign",
+declare_comparisons(
+    library, t.QUANTITY, "quantity", lambda q, other: _unwrap(q).cmp(_unwrap(other)), costs=UNIT
 )
-def quantity_sign(q: CelQuantity) -> int:
-    return _unwrap(q).sign()
 
 
-@library.function(
-    "isGreaterThan",
-    member=True,
-    params=(t.QUANTITY, t.QUANTITY),
-    result=t.BOOL,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_is_greater_than",
-)
-def quantity_is_greater_than(q: CelQuantity, other: CelQuantity) -> bool:
-    return _unwrap(q).cmp(_unwrap(other)) == 1
-
-
-@library.function(
-    "isLessThan",
-    member=True,
-    params=(t.QUANTITY, t.QUANTITY),
-    result=t.BOOL,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_is_less_than",
-)
-def quantity_is_less_than(q: CelQuantity, other: CelQuantity) -> bool:
-    return _unwrap(q).cmp(_unwrap(other)) == -1
-
-
-@library.function(
-    "compareTo",
-    member=True,
-    params=(t.QUANTITY, t.QUANTITY),
-    result=t.INT,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_compare_to",
-)
-def quantity_compare_to(q: CelQuantity, other: CelQuantity) -> int:
-    return _unwrap(q).cmp(_unwrap(other))
-
-
-@library.function(
-    "asApproximateFloat",
-    member=True,
-    params=(t.QUANTITY,),
-    result=t.DOUBLE,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_get_float",
-)
-def quantity_as_approximate_float(q: CelQuantity) -> float:
-    return _unwrap(q).as_approximate_float()
-
-
-@library.function(
-    "asInteger",
-    member=True,
-    params=(t.QUANTITY,),
-    result=t.INT,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_get_int",
-)
-def quantity_as_integer(q: CelQuantity) -> int:
+def _as_integer(q: CelQuantity) -> int:
     value = _unwrap(q).try_as_int64()
     if value is None:
         raise CelRuntimeError(ERR_NOT_INT64)
     return value
 
 
-@library.function(
-    "isInteger",
-    member=True,
-    params=(t.QUANTITY,),
-    result=t.BOOL,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_is_integer",
-)
-def quantity_is_integer(q: CelQuantity) -> bool:
-    return _unwrap(q).is_integer()
-
-
-def _arith(result: Quantity) -> CelQuantity:
-    return CelQuantity(result, by_reference=True)
+for _name, _id, _result, _impl in (
+    ("asApproximateFloat", "quantity_get_float", t.DOUBLE, lambda q: _unwrap(q).as_approximate_float()),
+    ("asInteger", "quantity_get_int", t.INT, _as_integer),
+    ("isInteger", "quantity_is_integer", t.BOOL, lambda q: _unwrap(q).is_integer()),
+):
+    library.function(_name, member=True, params=(t.QUANTITY,), result=_result, costs=UNIT, id=_id)(_impl)
 
 
 def _int_operand(value: int) -> Quantity:
@@ -215,64 +122,26 @@ def _int_operand(value: int) -> Quantity:
     return Quantity.from_int(value, Format.DECIMAL_EXPONENT)
 
 
-def _guard(compute: Callable[[], Quantity]) -> CelQuantity:
-    try:
-        return _arith(compute())
-    except QuantityError as e:
-        raise CelRuntimeError(str(e)) from e
+def _arithmetic(
+    op: Callable[[Quantity, Quantity], Quantity], operand: Callable[[Any], Quantity]
+) -> Callable[[CelQuantity, Any], CelQuantity]:
+    def apply(q: CelQuantity, other: Any) -> CelQuantity:
+        a, b = _unwrap(q), operand(other)
+        try:
+            return CelQuantity(op(a, b), by_reference=True)
+        except QuantityError as e:
+            raise CelRuntimeError(str(e)) from e
+
+    return apply
 
 
-@library.function(
-    "add",
-    member=True,
-    params=(t.QUANTITY, t.QUANTITY),
-    result=t.QUANTITY,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_add",
-)
-def quantity_add(q: CelQuantity, other: CelQuantity) -> CelQuantity:
-    a, b = _unwrap(q), _unwrap(other)
-    return _guard(lambda: a + b)
-
-
-@library.function(
-    "add",
-    member=True,
-    params=(t.QUANTITY, t.INT),
-    result=t.QUANTITY,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_add_int",
-)
-def quantity_add_int(q: CelQuantity, other: int) -> CelQuantity:
-    a, b = _unwrap(q), _int_operand(other)
-    return _guard(lambda: a + b)
-
-
-@library.function(
-    "sub",
-    member=True,
-    params=(t.QUANTITY, t.QUANTITY),
-    result=t.QUANTITY,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_sub",
-)
-def quantity_sub(q: CelQuantity, other: CelQuantity) -> CelQuantity:
-    a, b = _unwrap(q), _unwrap(other)
-    return _guard(lambda: a - b)
-
-
-@library.function(
-    "sub",
-    member=True,
-    params=(t.QUANTITY, t.INT),
-    result=t.QUANTITY,
-    cost=_nominal_cost,
-    estimate=_nominal_estimate,
-    id="quantity_sub_int",
-)
-def quantity_sub_int(q: CelQuantity, other: int) -> CelQuantity:
-    a, b = _unwrap(q), _int_operand(other)
-    return _guard(lambda: a - b)
+for _name, _op in (("add", operator.add), ("sub", operator.sub)):
+    for _operand_type, _operand, _suffix in ((t.QUANTITY, _unwrap, ""), (t.INT, _int_operand, "_int")):
+        library.function(
+            _name,
+            member=True,
+            params=(t.QUANTITY, _operand_type),
+            result=t.QUANTITY,
+            costs=UNIT,
+            id=f"quantity_{_name}{_suffix}",
+        )(_arithmetic(_op, _operand))

@@ -1,20 +1,19 @@
 """Kubernetes regex library: `find` and `findAll` over RE2 patterns.
 
-Patterns go through the same RE2 translation as `matches` (see
-`standard_strings`); a pattern Go rejects fails with `Illegal regex: <Go's
-parse error>`, as the Kubernetes library reports it.
+Patterns go through the same RE2 translation as `matches` (see `re2`); a
+pattern Go rejects fails with `Illegal regex: <Go's parse error>`, as the
+Kubernetes library reports it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
 
 from ....errors import CelRuntimeError
 from .. import types as t
 from ..registry import Library
-from .standard_strings import RegexSyntaxError, compile_re2, regex_cost
+from .costs import REGEX
+from .re2 import RegexSyntaxError, compile_re2
 
 library = Library("kubernetes.regex")
 
@@ -55,24 +54,8 @@ def find_all_matches(regex: re.Pattern[str], s: str, limit: int) -> list[str]:
     return out
 
 
-def _regex_cost(args: Sequence[Any]) -> int:
-    text = args[0] if args and isinstance(args[0], str) else ""
-    pattern = args[1] if len(args) > 1 and isinstance(args[1], str) else ""
-    return regex_cost(len(text), len(pattern))
-
-
-def _regex_estimate(sizes: Sequence[int]) -> int:
-    return regex_cost(sizes[0] if sizes else 0, sizes[1] if len(sizes) > 1 else 0)
-
-
 @library.function(
-    "find",
-    member=True,
-    params=(t.STRING, t.STRING),
-    result=t.STRING,
-    id="string_find_string",
-    cost=_regex_cost,
-    estimate=_regex_estimate,
+    "find", member=True, params=(t.STRING, t.STRING), result=t.STRING, id="string_find_string", costs=REGEX
 )
 def find(s: str, pattern: str) -> str:
     m = _compile(pattern).search(s)
@@ -85,21 +68,15 @@ def find(s: str, pattern: str) -> str:
     params=(t.STRING, t.STRING),
     result=t.list_of(t.STRING),
     id="string_find_all_string",
-    cost=_regex_cost,
-    estimate=_regex_estimate,
+    costs=REGEX,
 )
-def find_all(s: str, pattern: str) -> list[str]:
-    return find_all_matches(_compile(pattern), s, -1)
-
-
 @library.function(
     "findAll",
     member=True,
     params=(t.STRING, t.STRING, t.INT),
     result=t.list_of(t.STRING),
     id="string_find_all_string_int",
-    cost=_regex_cost,
-    estimate=_regex_estimate,
+    costs=REGEX,
 )
-def find_all_n(s: str, pattern: str, limit: int) -> list[str]:
+def find_all(s: str, pattern: str, limit: int = -1) -> list[str]:
     return find_all_matches(_compile(pattern), s, limit)

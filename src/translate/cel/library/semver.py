@@ -8,16 +8,19 @@ drop one leading "v", pad missing minor/patch with 0, strip leading zeros.
 
 from __future__ import annotations
 
+import functools
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from ....errors import CelRuntimeError
+from ... import go_strings
 from .. import types as t
 from ..registry import Library
-from ..values import CelObject
+from ..values import UINT64_MAX, CelObject
+from .overloads import accepts, declare_comparisons
 
 _NUMBERS = frozenset("0123456789")
 _ALPHANUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789")
-_UINT64_MAX = 2**64 - 1
 
 PreRelease = int | str  # a numeric identifier, or an alphanumeric one
 
@@ -27,30 +30,11 @@ class SemverError(ValueError):
 
 
 def go_quote(text: str) -> str:
-    """Go's %q / strconv.Quote, which is how blang/semver quotes the offending part."""
-    out = ['"']
-    for ch in text:
-        code = ord(ch)
-        if ch in ('"', "\\"):
-            out.append("\\" + ch)
-        elif ch.isprintable() and not 0xD800 <= code <= 0xDFFF:
-            out.append(ch)
-        elif ch in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[ch])
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        elif 0xD800 <= code <= 0xDFFF:
-            # Not a valid rune in Go; it prints the replacement character's escape.
-            out.append("\\ufffd")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)
+    """Go's %q / strconv.Quote, which is how blang/semver quotes the offending part.
 
-
-_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
+    A lone surrogate is not a valid rune in Go; it prints as the replacement character's escape.
+    """
+    return go_strings.go_quote(text, lone_surrogate="\\ufffd")
 
 
 def _only(text: str, allowed: frozenset[str]) -> bool:
@@ -65,8 +49,8 @@ def _parse_uint(text: str) -> int:
     """strconv.ParseUint(text, 10, 64) for text already known to hold only ASCII digits."""
     if not text:
         raise SemverError(f"strconv.ParseUint: parsing {go_quote(text)}: invalid syntax")
-    value = int(text) if len(text) <= 40 else _UINT64_MAX + 1
-    if value > _UINT64_MAX:
+    value = int(text) if len(text) <= 40 else UINT64_MAX + 1
+    if value > UINT64_MAX:
         raise SemverError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
     return value
 
@@ -111,6 +95,7 @@ def _as_cel_int(value: int) -> int:
     return value - 2**64 if value > 2**63 - 1 else value
 
 
+@functools.total_ordering
 class Semver(CelObject):
     """A semantic version (blang/semver `Version`) as a Python and CEL value.
 
@@ -182,21 +167,6 @@ class Semver(CelObject):
             return NotImplemented
         return self.compare(other) < 0
 
-    def __le__(self, other: Semver) -> bool:
-        if not isinstance(other, Semver):
-            return NotImplemented
-        return self.compare(other) <= 0
-
-    def __gt__(self, other: Semver) -> bool:
-        if not isinstance(other, Semver):
-            return NotImplemented
-        return self.compare(other) > 0
-
-    def __ge__(self, other: Semver) -> bool:
-        if not isinstance(other, Semver):
-            return NotImplemented
-        return self.compare(other) >= 0
-
     def cel_equals(self, other: object) -> bool:
         """CEL `==`: upstream's Semver.Equal errors instead of answering for a non-semver."""
         if not isinstance(other, Semver):
@@ -257,12 +227,7 @@ def _normalize(text: str) -> str:
     return ".".join(parts)
 
 
-def is_semver_text(text: str, normalize: bool = False) -> bool:
-    try:
-        parse_semver(text, normalize)
-    except SemverError:
-        return False
-    return True
+is_semver_text = accepts(parse_semver, SemverError)
 
 
 def _unwrap(value: Any) -> Semver:
@@ -271,65 +236,25 @@ def _unwrap(value: Any) -> Semver:
     raise CelRuntimeError("no such overload")
 
 
-def _to_cel(text: str, normalize: bool) -> Semver:
+library = Library("semver")
+
+
+@library.function("semver", params=(t.STRING,), result=t.SEMVER, id="string_to_semver")
+@library.function("semver", params=(t.STRING, t.BOOL), result=t.SEMVER, id="string_bool_to_semver")
+def string_to_semver(text: str, normalize: bool = False) -> Semver:
     try:
         return parse_semver(text, normalize)
     except SemverError as e:
         raise CelRuntimeError(str(e)) from e
 
 
-library = Library("semver")
-
-
-@library.function("semver", params=(t.STRING,), result=t.SEMVER, id="string_to_semver")
-def string_to_semver(text: str) -> Semver:
-    return _to_cel(text, False)
-
-
-@library.function("semver", params=(t.STRING, t.BOOL), result=t.SEMVER, id="string_bool_to_semver")
-def string_to_semver_normalize(text: str, normalize: bool) -> Semver:
-    return _to_cel(text, normalize)
-
-
-@library.function("isSemver", params=(t.STRING,), result=t.BOOL, id="is_semver_string")
-def is_semver(text: str) -> bool:
-    return is_semver_text(text, False)
-
-
-@library.function("isSemver", params=(t.STRING, t.BOOL), result=t.BOOL, id="is_semver_string_bool")
-def is_semver_normalize(text: str, normalize: bool) -> bool:
-    return is_semver_text(text, normalize)
-
-
-@library.function(
-    "isGreaterThan", member=True, params=(t.SEMVER, t.SEMVER), result=t.BOOL, id="semver_is_greater_than"
+library.function("isSemver", params=(t.STRING,), result=t.BOOL, id="is_semver_string")(is_semver_text)
+library.function("isSemver", params=(t.STRING, t.BOOL), result=t.BOOL, id="is_semver_string_bool")(
+    is_semver_text
 )
-def semver_is_greater_than(v: Semver, other: Semver) -> bool:
-    return _unwrap(v).compare(_unwrap(other)) == 1
+declare_comparisons(library, t.SEMVER, "semver", lambda v, other: _unwrap(v).compare(_unwrap(other)))
 
-
-@library.function(
-    "isLessThan", member=True, params=(t.SEMVER, t.SEMVER), result=t.BOOL, id="semver_is_less_than"
-)
-def semver_is_less_than(v: Semver, other: Semver) -> bool:
-    return _unwrap(v).compare(_unwrap(other)) == -1
-
-
-@library.function("compareTo", member=True, params=(t.SEMVER, t.SEMVER), result=t.INT, id="semver_compare_to")
-def semver_compare_to(v: Semver, other: Semver) -> int:
-    return _unwrap(v).compare(_unwrap(other))
-
-
-@library.function("major", member=True, params=(t.SEMVER,), result=t.INT, id="semver_major")
-def semver_major(v: Semver) -> int:
-    return _as_cel_int(_unwrap(v).major)
-
-
-@library.function("minor", member=True, params=(t.SEMVER,), result=t.INT, id="semver_minor")
-def semver_minor(v: Semver) -> int:
-    return _as_cel_int(_unwrap(v).minor)
-
-
-@library.function("patch", member=True, params=(t.SEMVER,), result=t.INT, id="semver_patch")
-def semver_patch(v: Semver) -> int:
-    return _as_cel_int(_unwrap(v).patch)
+for _part in ("major", "minor", "patch"):
+    library.function(_part, member=True, params=(t.SEMVER,), result=t.INT, id=f"semver_{_part}")(
+        lambda v, get=attrgetter(_part): _as_cel_int(get(_unwrap(v)))
+    )

@@ -6,12 +6,12 @@ Lists are treated as sets; membership is CEL's heterogeneous equality, so
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from .. import types as t
-from ..registry import Library
+from ..registry import Costs, Library
 from ..values import equal
+from .costs import arg_len, size_at
 
 library = Library("cel.lib.ext.sets")
 
@@ -35,47 +35,23 @@ def sets_intersects(a: list[Any], b: list[Any]) -> bool:
     return any(_has(b, v) for v in a)
 
 
-def _cost(factor: int) -> Any:
-    def cost(args: Sequence[Any]) -> int:
-        sizes = [len(a) if isinstance(a, (list, dict)) else 1 for a in args[:2]]
-        while len(sizes) < 2:
-            sizes.append(0)
-        return 1 + int(float(sizes[0] * sizes[1]) * factor)
-
-    return cost
+def _pairs(factor: int) -> Costs:
+    """One comparison per pair of elements, `factor` times over."""
+    return Costs(
+        lambda args: 1 + int(float(arg_len(args, 0) * arg_len(args, 1)) * factor),
+        lambda sizes: 1 + size_at(sizes, 0) * size_at(sizes, 1) * factor,
+    )
 
 
-def _estimate(factor: int) -> Any:
-    def estimate(sizes: Sequence[int]) -> int:
-        a = sizes[0] if sizes else 0
-        b = sizes[1] if len(sizes) > 1 else 0
-        return 1 + a * b * factor
-
-    return estimate
-
-
-library.function(
-    "sets.contains",
-    params=(_LIST_T, _LIST_T),
-    result=t.BOOL,
-    id="list_sets_contains_list",
-    cost=_cost(1),
-    estimate=_estimate(1),
-)(sets_contains)
-# Equivalence may need both containment checks.
-library.function(
-    "sets.equivalent",
-    params=(_LIST_T, _LIST_T),
-    result=t.BOOL,
-    id="list_sets_equivalent_list",
-    cost=_cost(2),
-    estimate=_estimate(2),
-)(sets_equivalent)
-library.function(
-    "sets.intersects",
-    params=(_LIST_T, _LIST_T),
-    result=t.BOOL,
-    id="list_sets_intersects_list",
-    cost=_cost(1),
-    estimate=_estimate(1),
-)(sets_intersects)
+for _name, _impl, _factor in (
+    ("contains", sets_contains, 1),
+    ("equivalent", sets_equivalent, 2),  # may need both containment checks
+    ("intersects", sets_intersects, 1),
+):
+    library.function(
+        f"sets.{_name}",
+        params=(_LIST_T, _LIST_T),
+        result=t.BOOL,
+        id=f"list_sets_{_name}_list",
+        costs=_pairs(_factor),
+    )(_impl)

@@ -179,13 +179,14 @@ def _int_from_double(value: float) -> int:
     return int(value)
 
 
-def _int_from_string(value: str) -> int:
+def _integer_from_string(value: str, target: str, low: int, high: int) -> int:
+    """strconv.ParseInt/ParseUint in base 10, worded as cel-go words the failed conversion."""
     try:
         parsed = int(value, 10)
     except ValueError:
-        raise CelRuntimeError(f'cannot convert "{value}" to int: invalid syntax') from None
-    if parsed < INT64_MIN or parsed > INT64_MAX:
-        raise CelRuntimeError(f'cannot convert "{value}" to int: value out of range')
+        raise CelRuntimeError(f'cannot convert "{value}" to {target}: invalid syntax') from None
+    if parsed < low or parsed > high:
+        raise CelRuntimeError(f'cannot convert "{value}" to {target}: value out of range')
     return parsed
 
 
@@ -198,7 +199,7 @@ def _int_from_uint(value: int) -> int:
 fn("int", params=(t.INT,), result=t.INT)(lambda v: v)
 fn("int", params=(t.UINT,), result=t.INT)(_int_from_uint)
 fn("int", params=(t.DOUBLE,), result=t.INT)(_int_from_double)
-fn("int", params=(t.STRING,), result=t.INT)(_int_from_string)
+fn("int", params=(t.STRING,), result=t.INT)(lambda v: _integer_from_string(v, "int", INT64_MIN, INT64_MAX))
 fn("int", params=(t.TIMESTAMP,), result=t.INT)(
     lambda ts: int((ts - dt.datetime(1970, 1, 1, tzinfo=dt.UTC)) // dt.timedelta(seconds=1))
 )
@@ -216,20 +217,10 @@ def _uint_from_double(value: float) -> Uint:
     return Uint(int(value))
 
 
-def _uint_from_string(value: str) -> Uint:
-    try:
-        parsed = int(value, 10)
-    except ValueError:
-        raise CelRuntimeError(f'cannot convert "{value}" to uint: invalid syntax') from None
-    if parsed < 0 or parsed > UINT64_MAX:
-        raise CelRuntimeError(f'cannot convert "{value}" to uint: value out of range')
-    return Uint(parsed)
-
-
 fn("uint", params=(t.UINT,), result=t.UINT)(lambda v: v)
 fn("uint", params=(t.INT,), result=t.UINT)(_uint_from_int)
 fn("uint", params=(t.DOUBLE,), result=t.UINT)(_uint_from_double)
-fn("uint", params=(t.STRING,), result=t.UINT)(_uint_from_string)
+fn("uint", params=(t.STRING,), result=t.UINT)(lambda v: Uint(_integer_from_string(v, "uint", 0, UINT64_MAX)))
 
 
 def _double_from_string(value: str) -> float:

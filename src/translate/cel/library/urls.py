@@ -8,16 +8,17 @@ rules, byte for byte on the UTF-8 form, with Go's error messages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from operator import attrgetter, methodcaller
+from typing import ClassVar
 
 from ....errors import CelRuntimeError
+from ...go_strings import go_quote
 from .. import types as t
 from ..registry import Library
 from ..values import CelObject
-from .standard_strings import traversal
-from .strings import go_quote
+from .costs import TRAVERSAL, UNIT
+from .overloads import accepts
 
 library = Library("kubernetes.urls")
 
@@ -273,6 +274,18 @@ def _split_host_port(host_port: str) -> tuple[str, str]:
     return host, port
 
 
+def _kept_escaping(raw: str, decoded: str, mode: int) -> str | None:
+    """The text as originally escaped, when it is a valid encoding of the decoded value (Go's
+    EscapedPath and EscapedFragment prefer it to escaping afresh)."""
+    if raw and _valid_encoded(raw, mode):
+        try:
+            if _unescape(raw, mode) == decoded:
+                return raw
+        except URLError:
+            pass
+    return None
+
+
 class CelURL(CelObject):
     """A parsed URL (`kubernetes.URL`)."""
 
@@ -301,12 +314,9 @@ class CelURL(CelObject):
     @property
     def escaped_path(self) -> str:
         u = self._u
-        if u.raw_path and _valid_encoded(u.raw_path, _PATH):
-            try:
-                if _unescape(u.raw_path, _PATH) == u.path:
-                    return u.raw_path
-            except URLError:
-                pass
+        kept = _kept_escaping(u.raw_path, u.path, _PATH)
+        if kept is not None:
+            return kept
         if u.path == "*":
             return "*"
         return _escape(u.path, _PATH)
@@ -314,13 +324,8 @@ class CelURL(CelObject):
     @property
     def escaped_fragment(self) -> str:
         u = self._u
-        if u.raw_fragment and _valid_encoded(u.raw_fragment, _FRAGMENT):
-            try:
-                if _unescape(u.raw_fragment, _FRAGMENT) == u.fragment:
-                    return u.raw_fragment
-            except URLError:
-                pass
-        return _escape(u.fragment, _FRAGMENT)
+        kept = _kept_escaping(u.raw_fragment, u.fragment, _FRAGMENT)
+        return kept if kept is not None else _escape(u.fragment, _FRAGMENT)
 
     def query(self) -> dict[str, list[str]]:
         """Go's URL.Query(): malformed pairs are skipped, keys and values unescaped."""
@@ -383,18 +388,7 @@ class CelURL(CelObject):
         return hash(str(self))
 
 
-def _url_cost(args: Sequence[Any]) -> int:
-    value = args[0] if args and isinstance(args[0], str) else ""
-    return traversal(len(value))
-
-
-def _url_estimate(sizes: Sequence[int]) -> int:
-    return traversal(sizes[0] if sizes else 0)
-
-
-@library.function(
-    "url", params=(t.STRING,), result=t.URL, id="string_to_url", cost=_url_cost, estimate=_url_estimate
-)
+@library.function("url", params=(t.STRING,), result=t.URL, id="string_to_url", costs=TRAVERSAL)
 def url(s: str) -> CelURL:
     try:
         # ParseRequestURI decides validity; Parse then splits off the fragment.
@@ -404,56 +398,16 @@ def url(s: str) -> CelURL:
         raise CelRuntimeError(f"URL parse error during conversion from string: {e}") from e
 
 
-@library.function(
-    "isURL", params=(t.STRING,), result=t.BOOL, id="is_url_string", cost=lambda a: 1, estimate=lambda s: 1
+library.function("isURL", params=(t.STRING,), result=t.BOOL, id="is_url_string", costs=UNIT)(
+    accepts(parse_request_uri, URLError)
 )
-def is_url(s: str) -> bool:
-    try:
-        parse_request_uri(s)
-    except URLError:
-        return False
-    return True
 
-
-def _getter(
-    name: str, overload_id: str, result: t.CelType = t.STRING
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return library.function(
-        name,
-        member=True,
-        params=(t.URL,),
-        result=result,
-        id=overload_id,
-        cost=lambda a: 1,
-        estimate=lambda s: 1,
-    )
-
-
-@_getter("getScheme", "url_get_scheme")
-def get_scheme(u: CelURL) -> str:
-    return u.scheme
-
-
-@_getter("getHost", "url_get_host")
-def get_host(u: CelURL) -> str:
-    return u.host
-
-
-@_getter("getHostname", "url_get_hostname")
-def get_hostname(u: CelURL) -> str:
-    return u.hostname
-
-
-@_getter("getPort", "url_get_port")
-def get_port(u: CelURL) -> str:
-    return u.port
-
-
-@_getter("getEscapedPath", "url_get_escaped_path")
-def get_escaped_path(u: CelURL) -> str:
-    return u.escaped_path
-
-
-@_getter("getQuery", "url_get_query", t.map_of(t.STRING, t.list_of(t.STRING)))
-def get_query(u: CelURL) -> dict[str, list[str]]:
-    return u.query()
+for _name, _id, _result, _get in (
+    ("getScheme", "url_get_scheme", t.STRING, attrgetter("scheme")),
+    ("getHost", "url_get_host", t.STRING, attrgetter("host")),
+    ("getHostname", "url_get_hostname", t.STRING, attrgetter("hostname")),
+    ("getPort", "url_get_port", t.STRING, attrgetter("port")),
+    ("getEscapedPath", "url_get_escaped_path", t.STRING, attrgetter("escaped_path")),
+    ("getQuery", "url_get_query", t.map_of(t.STRING, t.list_of(t.STRING)), methodcaller("query")),
+):
+    library.function(_name, member=True, params=(t.URL,), result=_result, id=_id, costs=UNIT)(_get)

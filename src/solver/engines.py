@@ -1,0 +1,131 @@
+"""The engine interface and registry: engines by name, each declaring what it supports.
+
+Asking an engine for a feature it does not declare is an explicit error, never a
+silently wrong answer.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..errors import KubefitError
+from .problem import Problem
+from .solution import Solution
+
+
+class UnsupportedFeature(KubefitError):
+    """The chosen engine cannot reason about something the problem uses."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much work an engine may do before it answers "unknown"."""
+
+    steps: int | None = None
+    seconds: float | None = None
+
+
+class Engine(Protocol):
+    name: str
+
+    def supports(self) -> frozenset[str]:
+        """Problem features this engine models (see problem.FEATURES and ENGINE_FEATURES)."""
+        ...
+
+    def solve(self, problem: Problem, budget: Budget) -> Solution: ...
+
+
+# Everything a DRA problem may use, beyond the plain allocator.
+ENGINE_FEATURES = frozenset(
+    {
+        "AdminAccess",
+        "PrioritizedList",
+        "PartitionableDevices",
+        "DeviceTaints",
+        "DeviceBindingAndStatus",
+        "ConsumableCapacity",
+        "ListTypeAttributes",
+        "CompatibilityGroups",
+        "DerivedAttributes",
+        "OptionalNodeOperations",
+        "FractionalCapacityRange",
+        "AllocationModeAll",
+        "Constraints",
+        "NodeResources",
+        "NodeAllocatableResources",
+        "GangScheduling",
+    }
+)
+
+_ENGINES: dict[str, str] = {
+    "greedy": "kubefit.solver.greedy:GreedyEngine",
+}
+
+
+def names() -> list[str]:
+    return sorted(_ENGINES)
+
+
+def get(name: str) -> Engine:
+    """The engine registered under `name` (imported only when asked for)."""
+    target = _ENGINES.get(name)
+    if target is None:
+        raise KubefitError(f"unknown engine {name!r} (available: {', '.join(names())})")
+    module, _, attr = target.partition(":")
+    factory: Callable[[], Engine] = getattr(importlib.import_module(module), attr)
+    return factory()
+
+
+def used_features(problem: Problem) -> frozenset[str]:
+    """The modelling features a problem actually needs, to check against an engine."""
+    used: set[str] = set()
+    for claim in problem.claims:
+        if claim.constraints:
+            used.add("Constraints")
+        for request in claim.requests:
+            if request.first_available:
+                used.add("PrioritizedList")
+            for slot in request.slots:
+                if slot.admin_access:
+                    used.add("AdminAccess")
+                if slot.mode == "All":
+                    used.add("AllocationModeAll")
+                if slot.capacity_requests:
+                    used.add("ConsumableCapacity")
+                if slot.derived:
+                    used.add("DerivedAttributes")
+    for device in problem.devices:
+        if device.consumes:
+            used.add("PartitionableDevices")
+            if any(use.groups for use in device.consumes):
+                used.add("CompatibilityGroups")
+        if device.taints:
+            used.add("DeviceTaints")
+        if device.binding_conditions:
+            used.add("DeviceBindingAndStatus")
+        if device.allow_multiple_allocations:
+            used.add("ConsumableCapacity")
+        if any(v.is_list for v in device.attributes.values()):
+            used.add("ListTypeAttributes")
+        if device.skip_node_operations:
+            used.add("OptionalNodeOperations")
+        if device.node_allocatable:
+            used.add("NodeAllocatableResources")
+    for unit in problem.units:
+        if unit.gang is not None:
+            used.add("GangScheduling")
+        if unit.requests and any(problem.nodes[n].allocatable is not None for n in unit.nodes):
+            used.add("NodeResources")
+    return frozenset(used)
+
+
+def check_supported(engine: Engine, problem: Problem) -> None:
+    missing = used_features(problem) - engine.supports()
+    if missing:
+        raise UnsupportedFeature(
+            f"engine {engine.name} does not support {', '.join(sorted(missing))}, which this input uses; "
+            f"try --engine greedy"
+        )

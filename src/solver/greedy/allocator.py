@@ -1,0 +1,559 @@
+"""The structured allocator's search for one node, reproduced exactly.
+
+Claims in order, requests in order, a firstAvailable request's subrequests in
+order, devices in first-fit order as combinations (the k-th device of a request
+is only sought after the (k-1)-th); every tentative choice reserves counters,
+capacity, compatibility-group narrowing and constraint state, and gives all of it
+back exactly when the search backtracks. The first complete solution wins.
+Errors carry the allocator's own wording so a Kubernetes user recognises them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..attributes import DistinctState, MatchState
+from ..capacity import CapacityError, as_published, fit
+from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey
+from ..solution import ClaimAllocation, DeviceResult
+
+
+class AllocationError(Exception):
+    """The allocator stops with an error (not merely "does not fit")."""
+
+    def __init__(self, message: str, per_node: bool = False) -> None:
+        super().__init__(message)
+        self.per_node = per_node  # only surfaced if every node fails (invalid pools)
+
+
+class BudgetExceeded(Exception):
+    pass
+
+
+class _TooLarge(Exception):
+    """Allocation results would exceed the per-claim limit (lets firstAvailable try a smaller alternative)."""
+
+
+@dataclass
+class _SlotData:
+    key: SlotKey
+    slot: Slot
+    count: int
+    all_devices: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Found:
+    device: int
+    slot: _SlotData
+    shared: bool
+    consumed: dict[str, Fraction] | None
+
+
+Undo = Callable[[], None]
+
+
+class NodeAllocator:
+    """One Allocate(node, claims) call."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        view: NodeView,
+        claims: Sequence[Claim],
+        in_use: InUse,
+        step_limit: int | None = None,
+    ) -> None:
+        self.p = problem
+        self.view = view
+        self.claims = list(claims)
+        self.in_use = in_use
+        self.step_limit = step_limit
+        self.steps = 0
+        self.on = problem.features.__contains__
+        self.devices = problem.devices
+        self.pool_of: dict[int, PoolView] = {d: pv for pv in view.pools for d in pv.devices}
+        self.slots: dict[SlotKey, _SlotData] = {}
+        self.chosen: dict[tuple[int, int], int] = {}
+        self.results: list[list[_Found]] = [[] for _ in self.claims]
+        self.allocating: dict[str, set[int]] = {}  # device ref -> claim positions using it exclusively
+        self.allocating_capacity: dict[str, dict[str, Fraction]] = {}
+        self.allocating_shares: dict[str, int] = {}
+        self.consumed_counters: dict[str, dict[str, dict[str, Fraction]]] = {}  # pool -> set -> counter
+        self.available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+        self.groups: dict[tuple[str, str], tuple[bool, bool, frozenset[str]]] = {}
+        self.match: list[list[MatchState | DistinctState]] = []
+        self.share_ids = 0
+
+    # --- validation before the search --------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Check every claim and request as the allocator does before searching (its errors, its order)."""
+        lists = self.on("ListTypeAttributes")
+        for claim in self.claims:
+            minimum = 0
+            for ri, request in enumerate(claim.requests):
+                if request.first_available and not self.on("PrioritizedList"):
+                    raise AllocationError(
+                        f"claim {claim.ref}, request {request.name}: has subrequests, but the "
+                        "DRAPrioritizedList feature is disabled"
+                    )
+                if not self.on("ConsumableCapacity"):
+                    for slot in request.slots:
+                        if slot.capacity_requests is not None:
+                            what = f"subrequest {slot.name}" if slot.parent else f"request {slot.name}"
+                            raise AllocationError(
+                                f"claim {claim.ref}, {what}: has capacity requests, but the "
+                                "DRAConsumableCapacity feature is disabled"
+                            )
+                smallest: int | None = None
+                for si, slot in enumerate(request.slots):
+                    data = self.validate_slot(claim, (claim.id, ri, si), slot)
+                    self.slots[(claim.id, ri, si)] = data
+                    smallest = data.count if smallest is None else min(smallest, data.count)
+                if (smallest or 0) > self.p.max_results - minimum:
+                    raise AllocationError(
+                        f"claim {claim.ref}, request {request.name}: number of requested devices "
+                        f"{minimum + (smallest or 0)} exceeds the claim limit of {self.p.max_results}"
+                    )
+                minimum += smallest or 0
+            states: list[MatchState | DistinctState] = []
+            for i, constraint in enumerate(claim.constraints):
+                if constraint.kind == "invalid":
+                    raise AllocationError(
+                        f"claim {claim.ref}, constraint #{i}: empty constraint (unsupported constraint type?)"
+                    )
+                states.append(MatchState(lists) if constraint.kind == "match" else DistinctState(lists))
+            self.match.append(states)
+
+    def validate_slot(self, claim: Claim, key: SlotKey, slot: Slot) -> _SlotData:
+        who = f"claim {claim.ref}, request {slot.name}"
+        if slot.selectors_without_cel >= 0:
+            raise AllocationError(
+                f"{who}, selector #{slot.selectors_without_cel}: CEL expression empty "
+                "(unsupported selector type?)"
+            )
+        if not self.on("AdminAccess") and slot.admin_access is not None:
+            raise AllocationError(f"{who}: admin access is requested, but the feature is disabled")
+        if not slot.device_class:
+            raise AllocationError(f"{who}: missing device class name (unsupported request type?)")
+        if not slot.class_exists:
+            raise AllocationError(
+                f"{who}: could not retrieve device class {slot.device_class}: "
+                f'deviceclass.resource.k8s.io "{slot.device_class}" not found'
+            )
+        if slot.mode == "ExactCount":
+            if slot.count > 2**63 - 1:
+                raise AllocationError(f"{who}: exact count {slot.count} is too large")
+            return _SlotData(key, slot, slot.count)
+        if slot.mode != "All":
+            raise AllocationError(f"{who}: unsupported count mode {slot.mode}")
+        data = _SlotData(key, slot, 0)
+        for pool in self.view.pools:
+            if pool.state == "incomplete":
+                raise AllocationError(
+                    f"{who}: asks for all devices, but resource pool {pool.ref} is currently being updated"
+                )
+            if pool.state == "invalid":
+                raise AllocationError(
+                    f"{who}: asks for all devices, but resource pool {pool.ref} is currently invalid"
+                )
+            for d in pool.devices:
+                if not self.selectable(key, d):
+                    continue
+                if self.on("ConsumableCapacity") and self.capacity_fit(key, d, claim) is None:
+                    continue
+                data.all_devices.append(d)
+        data.count = len(data.all_devices)
+        return data
+
+    # --- facts ----------------------------------------------------------------------------------------
+
+    def selectable(self, key: SlotKey, d: int) -> bool:
+        device = self.devices[d]
+        if not self.on("DeviceBindingAndStatus") and device.binding_conditions:
+            return False
+        outcome = self.p.selectable.get((key, d), False)
+        if isinstance(outcome, str):
+            raise AllocationError(outcome)
+        if not outcome:
+            return False
+        return d not in self.view.unreachable
+
+    def capacity_fit(self, key: SlotKey, d: int, claim: Claim) -> dict[str, Fraction] | None:
+        device = self.devices[d]
+        slot = self.p.slot(key)
+        try:
+            return fit(
+                device,
+                slot.capacity_requests,
+                self.in_use.shared_capacity.get(device.ref, {}),
+                self.allocating_capacity.get(device.ref, {}),
+                self.on("FractionalCapacityRange"),
+            )
+        except CapacityError as e:
+            raise AllocationError(f"claim {claim.ref}, request {slot.result_name}: {e}") from None
+
+    def attribute(self, data: _SlotData, device: Device, name: str) -> AttrValue | None:
+        for derived in data.slot.derived:
+            if derived.name == name:
+                value = self.p.derived.get((data.key, device.id, name))
+                if isinstance(value, str):
+                    raise AllocationError(value)
+                return value
+        return device.lookup_attribute(name)
+
+    # --- in use ---------------------------------------------------------------------------------------
+
+    def in_use_by_any(self, ref: str) -> bool:
+        return ref in self.in_use.exclusive or bool(self.allocating.get(ref))
+
+    def capacity_in_use(self, ref: str) -> bool:
+        return ref in self.in_use.shared_capacity or ref in self.allocating_capacity
+
+    def multi(self, device: Device) -> bool:
+        return self.on("ConsumableCapacity") and device.allow_multiple_allocations
+
+    # --- counters -------------------------------------------------------------------------------------
+
+    def available(self, pool: PoolView) -> dict[str, dict[str, Fraction]]:
+        cached = self.available_counters.get(pool.ref)
+        if cached is None:
+            cached = {name: dict(counters) for name, counters in pool.counter_sets.items()}
+            for d in pool.counter_devices:
+                device = self.devices[d]
+                if not self.in_use.allocated(device.ref):
+                    continue
+                for use in device.consumes:
+                    counter_set = cached.get(use.counter_set, {})
+                    for counter, value in use.counters.items():
+                        if counter in counter_set:
+                            counter_set[counter] -= value
+            self.available_counters[pool.ref] = cached
+        return cached
+
+    def take_counters(self, device: Device, sign: int) -> None:
+        pool = self.pool_of[device.id]
+        consumed = self.consumed_counters.setdefault(pool.ref, {})
+        for use in device.consumes:
+            counters = consumed.setdefault(use.counter_set, {})
+            for counter, value in use.counters.items():
+                counters[counter] = counters.get(counter, Fraction(0)) + sign * value
+
+    def counters_fit(self, device: Device) -> bool:
+        pool = self.pool_of[device.id]
+        available = self.available(pool)
+        self.take_counters(device, +1)
+        consumed = self.consumed_counters[pool.ref]
+        for name, counters in available.items():
+            for counter, value in counters.items():
+                if value < consumed.get(name, {}).get(counter, Fraction(0)):
+                    self.take_counters(device, -1)
+                    return False
+        return True
+
+    # --- compatibility groups -------------------------------------------------------------------------
+
+    def group_state(self, pool: PoolView, counter_set: str) -> tuple[bool, bool, frozenset[str]]:
+        key = (pool.ref, counter_set)
+        if key not in self.groups:
+            state = (False, False, frozenset[str]())
+            for d in pool.counter_devices:
+                device = self.devices[d]
+                if not self.in_use.allocated(device.ref):
+                    continue
+                for use in device.consumes:
+                    if use.counter_set == counter_set:
+                        state = _fold(state, frozenset(use.groups))
+            self.groups[key] = state
+        return self.groups[key]
+
+    def take_groups(self, device: Device) -> Undo | None:
+        """Narrow every counter set's group intersection for the device, or None if one refuses it."""
+        pool = self.pool_of[device.id]
+        saved: list[tuple[tuple[str, str], tuple[bool, bool, frozenset[str]]]] = []
+        for use in device.consumes:
+            state = self.group_state(pool, use.counter_set)
+            groups = frozenset(use.groups)
+            if not _admits(state, groups):
+                for key, old in saved:
+                    self.groups[key] = old
+                return None
+            key = (pool.ref, use.counter_set)
+            saved.append((key, state))
+            self.groups[key] = _fold(state, groups)
+
+        def undo() -> None:
+            for key, old in saved:
+                self.groups[key] = old
+
+        return undo
+
+    def peers_grouped(self, device: Device) -> bool:
+        """With the feature off, a device may not join a counter set whose allocated peer declared groups."""
+        pool = self.pool_of[device.id]
+        sets = {use.counter_set for use in device.consumes}
+        for d in pool.counter_devices:
+            peer = self.devices[d]
+            if self.in_use.allocated(peer.ref) and any(
+                u.groups and u.counter_set in sets for u in peer.consumes
+            ):
+                return True
+        return False
+
+    # --- one device -------------------------------------------------------------------------------------
+
+    def allocate_device(self, ci: int, data: _SlotData, d: int, must: bool) -> Undo | None:
+        claim = self.claims[ci]
+        slot = data.slot
+        device = self.devices[d]
+        ref = device.ref
+        multi = self.multi(device)
+        admin = bool(slot.admin_access)
+        if not multi and admin and ci in self.allocating.get(ref, ()):
+            return None
+        if not admin and self.in_use_by_any(ref):
+            return None
+        if not multi and not admin and ref in self.in_use.shared:
+            return None  # a live share keeps a device from being handed out exclusively
+        if not self.on("PartitionableDevices") and device.consumes:
+            return None
+        skip_counters = multi and self.capacity_in_use(ref)
+        undo_groups: Undo | None = None
+        counted = False
+        if not skip_counters and device.consumes:
+            if not self.counters_fit(device):
+                return None
+            counted = True
+            if self.on("CompatibilityGroups"):
+                undo_groups = self.take_groups(device)
+                if undo_groups is None:
+                    self.take_counters(device, -1)
+                    return None
+            elif self.peers_grouped(device):
+                self.take_counters(device, -1)
+                return None
+
+        def release() -> None:
+            if undo_groups is not None:
+                undo_groups()
+            if counted:
+                self.take_counters(device, -1)
+
+        if self.on("DeviceTaints") and _taint_blocks(device, slot):
+            release()
+            return None
+        states = self.match[ci]
+        added: list[MatchState | DistinctState] = []
+        for i, constraint in enumerate(claim.constraints):
+            if not constraint.applies_to(slot):
+                continue
+            if not states[i].add(self.attribute(data, device, constraint.attribute)):
+                for state in added:
+                    state.remove()
+                release()
+                if must:
+                    raise AllocationError(
+                        f"claim {claim.ref}, request {slot.name}: cannot add device {ref} because "
+                        "a claim constraint would not be satisfied"
+                    )
+                return None
+            added.append(states[i])
+        consumed = None
+        if self.on("ConsumableCapacity"):
+            consumed = self.capacity_fit(data.key, d, claim)
+            if consumed is None:
+                for state in added:
+                    state.remove()
+                release()
+                return None
+        if not multi:
+            self.allocating.setdefault(ref, set()).add(ci)
+        else:
+            # Shares are counted, not inferred from their sums: a device publishing no capacity
+            # still has a share open (and its counters charged) until the last share is undone.
+            self.allocating_shares[ref] = self.allocating_shares.get(ref, 0) + 1
+            sums = self.allocating_capacity.setdefault(ref, {})
+            for name, value in (consumed or {}).items():
+                sums[name] = sums.get(name, Fraction(0)) + value
+        self.results[ci].append(_Found(d, data, multi, consumed if multi else None))
+
+        def undo() -> None:
+            self.results[ci].pop()
+            if not multi:
+                self.allocating[ref].discard(ci)
+            else:
+                sums = self.allocating_capacity[ref]
+                for name, value in (consumed or {}).items():
+                    sums[name] -= value
+                self.allocating_shares[ref] -= 1
+                if not self.allocating_shares[ref]:
+                    del self.allocating_shares[ref]
+                    del self.allocating_capacity[ref]
+            for state in added:
+                state.remove()
+            release()
+
+        return undo
+
+    # --- the search ------------------------------------------------------------------------------------
+
+    def step(self) -> None:
+        self.steps += 1
+        if self.step_limit is not None and self.steps > self.step_limit:
+            raise BudgetExceeded()
+
+    def allocate_one(self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: tuple[int, int]) -> bool:
+        self.step()
+        if ci >= len(self.claims):
+            return True
+        claim = self.claims[ci]
+        if ri >= len(claim.requests):
+            try:
+                return self.allocate_one(ci + 1, 0, 0, 0, False, (0, 0))
+            except _TooLarge:
+                return False
+        request = claim.requests[ri]
+        if request.first_available and not in_sub:
+            all_too_large = True
+            for sub in range(len(request.slots)):
+                try:
+                    ok = self.allocate_one(ci, ri, sub, 0, True, (0, 0))
+                except _TooLarge:
+                    continue
+                all_too_large = False
+                if ok:
+                    self.chosen[(ci, ri)] = sub
+                    return True
+            if all_too_large:
+                raise _TooLarge()
+            return False
+        data = self.slots[(claim.id, ri, si)]
+        if data.slot.mode == "All" and not data.all_devices:
+            return False
+        if di >= data.count:
+            return self.allocate_one(ci, ri + 1, 0, 0, False, (0, 0))
+        if len(self.results[ci]) + data.count - di > self.p.max_results:
+            raise _TooLarge()
+        if data.slot.mode == "All":
+            undo = self.allocate_device(ci, data, data.all_devices[di], True)
+            if undo is None:
+                return False
+            try:
+                if self.allocate_one(ci, ri, si, di + 1, in_sub, (0, 0)):
+                    return True
+            except BaseException:
+                undo()
+                raise
+            undo()
+            return False
+        return self.search(ci, ri, si, di, in_sub, start, data)
+
+    def search(
+        self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: tuple[int, int], data: _SlotData
+    ) -> bool:
+        admin = bool(data.slot.admin_access)
+        pools = self.view.pools
+        for pi in range(start[0], len(pools)):
+            pool = pools[pi]
+            if pool.state != "complete":
+                continue
+            first = start[1] if pi == start[0] else 0
+            for index in range(first, len(pool.devices)):
+                d = pool.devices[index]
+                ref = self.devices[d].ref
+                if admin and ci in self.allocating.get(ref, ()):
+                    continue
+                if not admin and self.in_use_by_any(ref):
+                    continue
+                if not self.selectable(data.key, d):
+                    continue
+                if self.on("ConsumableCapacity") and self.capacity_fit(data.key, d, self.claims[ci]) is None:
+                    continue
+                undo = self.allocate_device(ci, data, d, False)
+                if undo is None:
+                    continue
+                try:
+                    done = self.allocate_one(ci, ri, si, di + 1, in_sub, (pi, index + 1))
+                except BaseException:
+                    undo()
+                    raise
+                if done:
+                    return True
+                undo()
+        return False
+
+    def run(self) -> bool:
+        """Search for an allocation; raises AllocationError or BudgetExceeded."""
+        if self.view.error:
+            raise AllocationError(f"gather pool information: {self.view.error}")
+        self.prepare()
+        try:
+            done = self.allocate_one(0, 0, 0, 0, False, (0, 0))
+        except _TooLarge:
+            raise AllocationError("allocation max size exceeded") from None
+        if not done and any(pool.state == "invalid" for pool in self.view.pools):
+            raise AllocationError("invalid resource pools were encountered", per_node=True)
+        return done
+
+    def taken(self) -> list[tuple[Device, bool, bool, dict[str, Fraction] | None]]:
+        """(device, admin, shared, consumed by fully-qualified name) for every device of the solution."""
+        return [
+            (self.devices[f.device], bool(f.slot.slot.admin_access), f.shared, f.consumed)
+            for results in self.results
+            for f in results
+        ]
+
+    def allocations(self) -> list[ClaimAllocation]:
+        out = []
+        for ci, claim in enumerate(self.claims):
+            results = []
+            for found in self.results[ci]:
+                device = self.devices[found.device]
+                consumed = as_published(device, found.consumed) if found.shared and found.consumed else None
+                results.append(
+                    DeviceResult(
+                        found.slot.key,
+                        found.slot.slot.result_name,
+                        found.device,
+                        bool(found.slot.slot.admin_access),
+                        found.shared,
+                        consumed or None,
+                    )
+                )
+            chosen = {ri: sub for (c, ri), sub in self.chosen.items() if c == ci}
+            out.append(ClaimAllocation(claim.id, self.view.node, tuple(results), chosen))
+        return out
+
+
+def _admits(state: tuple[bool, bool, frozenset[str]], groups: frozenset[str]) -> bool:
+    has_members, all_empty, common = state
+    if not has_members:
+        return True
+    if not groups:
+        return all_empty
+    if all_empty:
+        return False
+    return bool(common & groups)
+
+
+def _fold(
+    state: tuple[bool, bool, frozenset[str]], groups: frozenset[str]
+) -> tuple[bool, bool, frozenset[str]]:
+    has_members, all_empty, common = state
+    if not has_members:
+        return (True, not groups, groups)
+    if all_empty or not groups:
+        return state
+    return (True, False, common & groups)
+
+
+def _taint_blocks(device: Device, slot: Slot) -> bool:
+    for taint in device.taints:
+        if taint.effect in ("NoSchedule", "NoExecute") and not any(
+            t.tolerates(taint) for t in slot.tolerations
+        ):
+            return True
+    return False

@@ -1,0 +1,85 @@
+"""Node selection: does a node match a node selector, and which selector an allocation gets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .problem import Device, NodeRequirement, NodeSelectorTerm
+
+
+def _label_matches(expr: Any, labels: Mapping[str, str]) -> bool:
+    key, op, values = expr.key, expr.operator, list(expr.values or [])
+    present = key in labels
+    value = labels.get(key)
+    if op == "In":
+        return present and value in values
+    if op == "NotIn":
+        return not present or value not in values
+    if op == "Exists":
+        return present
+    if op == "DoesNotExist":
+        return not present
+    if op in ("Gt", "Lt"):
+        if not present or len(values) != 1:
+            return False
+        try:
+            have, want = int(str(value)), int(values[0])
+        except ValueError:
+            return False
+        return have > want if op == "Gt" else have < want
+    return False
+
+
+def _field_matches(expr: Any, node_name: str) -> bool:
+    # metadata.name is the only field node selection supports.
+    if expr.key != "metadata.name":
+        return False
+    values = list(expr.values or [])
+    if expr.operator == "In":
+        return node_name in values
+    if expr.operator == "NotIn":
+        return node_name not in values
+    return False
+
+
+def term_matches(term: Any, node_name: str, labels: Mapping[str, str]) -> bool:
+    """All requirements of one term hold (an empty term matches nothing, as upstream)."""
+    exprs = list(term.match_expressions or [])
+    fields = list(term.match_fields or [])
+    if not exprs and not fields:
+        return False
+    return all(_label_matches(e, labels) for e in exprs) and all(_field_matches(f, node_name) for f in fields)
+
+
+def terms_match(terms: Iterable[Any], node_name: str, labels: Mapping[str, str]) -> bool:
+    """Terms are ORed; requirements within a term are ANDed."""
+    return any(term_matches(term, node_name, labels) for term in terms)
+
+
+class SelectorError(Exception):
+    pass
+
+
+def for_allocation(devices: Sequence[Device], node: str) -> tuple[NodeSelectorTerm, ...] | None:
+    """The allocation's nodeSelector: the node itself as soon as one device is node-local or binds to
+    the node; otherwise the merged single terms of network-attached devices; None if usable anywhere."""
+    expressions: list[NodeRequirement] = []
+    fields: list[NodeRequirement] = []
+    for device in devices:
+        placement = device.placement
+        if placement.node_name or device.binds_to_node:
+            return (NodeSelectorTerm(match_fields=(NodeRequirement("metadata.name", "In", (node,)),)),)
+        if placement.selector is None:
+            continue
+        if len(placement.selector) > 1:
+            raise SelectorError(
+                f"unsupported ResourceSlice.NodeSelector with {len(placement.selector)} terms"
+            )
+        if placement.selector:
+            term = placement.selector[0]
+            expressions += [r for r in term.match_expressions if r not in expressions]
+            fields += [r for r in term.match_fields if r not in fields]
+    if not expressions and not fields:
+        return None
+    return (NodeSelectorTerm(tuple(expressions), tuple(fields)),)

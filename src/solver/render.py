@@ -1,0 +1,398 @@
+"""Solutions as ordinary Kubernetes objects: ResourceClaims with status.allocation, Pods with
+spec.nodeName, and FailedScheduling Events for what could not be placed.
+
+Results, configs and the node selector are assembled the way the allocator
+assembles them (class configs first, each class once; then the claim configs that
+concern an allocated request; a config covering every request loses its list).
+Share IDs are derived from the claim and result, so the same input gives the same output.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import uuid
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from ..translate.dra.build import Built
+from ..translate.dra.extended import EXTENDED_CLAIM_ANNOTATION
+from ..translate.dra.pods import POD_CLAIM_ANNOTATION, ClaimSource
+from ..translate.quantity import Format, Quantity
+from .node_fit import claim_amounts
+from .node_selector import for_allocation
+from .problem import NodeSelectorTerm, Toleration
+from .solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
+
+
+def dump(model: Any) -> dict[str, Any]:
+    data: dict[str, Any] = model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return data
+
+
+def quantity_text(value: Fraction, like: str | None) -> str:
+    """An exact amount printed as Kubernetes prints it, in the format of a related quantity."""
+    fmt = Quantity.parse(like).format if like else Format.DECIMAL_SI
+    k = 0
+    while (value * 10**k).denominator != 1 and k < 9:
+        k += 1
+    scaled = value * 10**k
+    unscaled = -((-scaled.numerator) // scaled.denominator)  # nano precision, rounded up
+    return Quantity.from_scaled(unscaled, -k, fmt).canonical()
+
+
+def selector_dict(terms: Sequence[NodeSelectorTerm]) -> dict[str, Any]:
+    def reqs(items: Sequence[Any]) -> list[dict[str, Any]]:
+        return [
+            {"key": r.key, "operator": r.operator, **({"values": list(r.values)} if r.values else {})}
+            for r in items
+        ]
+
+    out = []
+    for term in terms:
+        entry: dict[str, Any] = {}
+        if term.match_expressions:
+            entry["matchExpressions"] = reqs(term.match_expressions)
+        if term.match_fields:
+            entry["matchFields"] = reqs(term.match_fields)
+        out.append(entry)
+    return {"nodeSelectorTerms": out}
+
+
+def toleration_dict(t: Toleration) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if t.key:
+        out["key"] = t.key
+    out["operator"] = t.operator
+    if t.value:
+        out["value"] = t.value
+    if t.effect:
+        out["effect"] = t.effect
+    if t.toleration_seconds is not None:
+        out["tolerationSeconds"] = t.toleration_seconds
+    return out
+
+
+def share_id(claim: ClaimSource, index: int) -> str:
+    digest = hashlib.sha256(f"{claim.ref}#{index}".encode()).digest()
+    return str(uuid.UUID(bytes=digest[:16], version=4))
+
+
+class Renderer:
+    def __init__(self, built: Built, solution: Solution) -> None:
+        self.built = built
+        self.problem = built.problem
+        self.solution = solution
+        self.on = self.problem.features.__contains__
+
+    # --- results -------------------------------------------------------------------------------------
+
+    def result(self, claim: ClaimSource, index: int, r: DeviceResult) -> dict[str, Any]:
+        device = self.problem.devices[r.device]
+        slot = self.problem.slot(r.slot)
+        out: dict[str, Any] = {
+            "request": r.request,
+            "driver": device.driver,
+            "pool": device.pool,
+            "device": device.name,
+        }
+        if r.admin_access:
+            out["adminAccess"] = True
+        if slot.tolerations:
+            out["tolerations"] = [toleration_dict(t) for t in slot.tolerations]
+        if r.shared:
+            out["shareID"] = share_id(claim, index)
+            if r.consumed_capacity:
+                texts = self.built.table.inputs[r.device].capacity
+                out["consumedCapacity"] = {
+                    name: quantity_text(value, texts.get(name))
+                    for name, value in sorted(r.consumed_capacity.items())
+                }
+        if self.on("DeviceBindingAndStatus"):
+            if device.binding_conditions:
+                out["bindingConditions"] = list(device.binding_conditions)
+            if device.binding_failure_conditions:
+                out["bindingFailureConditions"] = list(device.binding_failure_conditions)
+        if device.skip_node_operations and self.on("OptionalNodeOperations"):
+            out["skipNodeOperations"] = list(device.skip_node_operations)
+        return out
+
+    def configs(self, claim: ClaimSource, allocation: ClaimAllocation) -> list[dict[str, Any]]:
+        spec = claim.spec
+        requests = spec.devices.requests or []
+        claim_fact = self.problem.claims[allocation.claim]
+        classes = {o.name: o for o in self.built.objects.of_kind("DeviceClass")}
+        out: list[dict[str, Any]] = []
+        placed: dict[str, tuple[int, int]] = {}
+        chosen_names: list[str] = []
+        for ri, request in enumerate(claim_fact.requests):
+            slot = request.slots[allocation.chosen.get(ri, 0)]
+            chosen_names.append(slot.result_name)
+            class_obj = classes.get(slot.device_class)
+            if class_obj is None:
+                continue
+            span = placed.get(slot.device_class)
+            if span is not None:
+                for i in range(*span):
+                    out[i]["requests"].append(slot.result_name)
+                continue
+            start = len(out)
+            for config in class_obj.model.spec.config or ():  # type: ignore[attr-defined]
+                out.append({"source": "FromClass", "requests": [slot.result_name], **_config_body(config)})
+            placed[slot.device_class] = (start, len(out))
+        for config in spec.devices.config or ():
+            names = list(config.requests or ())
+            body = {"source": "FromClaim", **({"requests": names} if names else {}), **_config_body(config)}
+            if not names:
+                out.append(body)
+                continue
+            for ri, request in enumerate(requests):
+                if request.name in names or (request.first_available and chosen_names[ri] in names):
+                    out.append(body)
+                    break
+        top = [r.name for r in requests]
+        for entry in out:
+            listed: list[str] = entry.get("requests") or []
+            if listed and all(top[i] in listed or chosen_names[i] in listed for i in range(len(top))):
+                del entry["requests"]
+        return out
+
+    # --- objects -------------------------------------------------------------------------------------
+
+    def claim_object(self, claim_id: int) -> dict[str, Any]:
+        source = self.built.claims[claim_id]
+        doc = dump(source.obj.model) if source.obj is not None else self.generated(source)
+        allocation = self.solution.allocation_of(claim_id)
+        if allocation is not None:
+            status = doc.setdefault("status", {})
+            devices = [self.problem.devices[r.device] for r in allocation.results]
+            entry: dict[str, Any] = {
+                "devices": {"results": [self.result(source, i, r) for i, r in enumerate(allocation.results)]}
+            }
+            config = self.configs(source, allocation)
+            if config:
+                entry["devices"]["config"] = config
+            terms = for_allocation(devices, allocation.node)
+            if terms is not None:
+                entry["nodeSelector"] = selector_dict(terms)
+            status["allocation"] = entry
+        users = self.users(claim_id)
+        if users and (allocation is not None or self.problem.claims[claim_id].allocated):
+            reserved = doc.setdefault("status", {}).setdefault("reservedFor", [])
+            for ref in self.consumers(source, users):
+                if not any(
+                    r.get("name") == ref["name"] and r.get("resource") == ref["resource"] for r in reserved
+                ):
+                    reserved.append(ref)
+        return doc
+
+    def consumers(self, source: ClaimSource, users: list[Any]) -> list[dict[str, Any]]:
+        """reservedFor entries: a PodGroup's claim is reserved for the group, any other for its pods."""
+        if source.pod_group:
+            group = self.built.objects.get("PodGroup", source.pod_group, source.namespace)
+            uid = group.model.metadata.uid if group is not None else ""  # type: ignore[attr-defined]
+            ref = {"apiGroup": "scheduling.k8s.io", "resource": "podgroups", "name": source.pod_group}
+            return [{**ref, **({"uid": uid} if uid else {})}]
+        out = []
+        for pod in users:
+            ref = {"resource": "pods", "name": pod.name, "uid": pod.model.metadata.uid or ""}
+            out.append({k: v for k, v in ref.items() if v})
+        return out
+
+    def generated(self, source: ClaimSource) -> dict[str, Any]:
+        meta: dict[str, Any] = {
+            "name": source.name,
+            "namespace": source.namespace,
+            "annotations": {POD_CLAIM_ANNOTATION: source.pod_claim},
+        }
+        if source.pod is not None and not source.pod_group:
+            pod_meta = source.pod.model.metadata  # type: ignore[attr-defined]
+            meta["ownerReferences"] = [
+                {
+                    "apiVersion": "v1",
+                    "kind": "Pod",
+                    "name": pod_meta.name,
+                    "uid": pod_meta.uid or "",
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ]
+        elif source.pod_group:
+            group = self.built.objects.get("PodGroup", source.pod_group, source.namespace)
+            meta["ownerReferences"] = [
+                {
+                    "apiVersion": group.written_api_version
+                    if group is not None
+                    else "scheduling.k8s.io/v1beta1",
+                    "kind": "PodGroup",
+                    "name": source.pod_group,
+                    "uid": (group.model.metadata.uid if group is not None else "") or "",  # type: ignore[attr-defined]
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ]
+        if source.extended:
+            # The scheduler's special claim carries this marker instead of a pod claim name.
+            meta["annotations"] = {EXTENDED_CLAIM_ANNOTATION: "true"}
+        return {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaim",
+            "metadata": meta,
+            "spec": dump(source.spec),
+        }
+
+    def users(self, claim_id: int) -> list[Any]:
+        out = []
+        for unit, pod_unit in zip(self.problem.units, self.built.pods, strict=False):
+            outcome = self.solution.units[unit.id]
+            if claim_id in unit.claims and outcome.status == Status.ALLOCATED:
+                out.append(pod_unit.pod)
+        return out
+
+    def pod_object(self, unit_id: int) -> dict[str, Any]:
+        pod_unit = self.built.pods[unit_id]
+        outcome = self.solution.units[unit_id]
+        doc = copy.deepcopy(dump(pod_unit.pod.model))
+        if outcome.status == Status.ALLOCATED and outcome.node:
+            doc.setdefault("spec", {})["nodeName"] = outcome.node
+        claim_statuses = [
+            {"name": c.pod_claim, "resourceClaimName": c.name}
+            for c in pod_unit.claims
+            if c.generated and c.pod_claim and not c.extended
+        ]
+        status: dict[str, Any] = {}
+        if claim_statuses:
+            status["resourceClaimStatuses"] = claim_statuses
+        mapped = self.node_allocatable_statuses(unit_id)
+        if mapped:
+            status["nodeAllocatableResourceClaimStatuses"] = mapped
+        extended = next((c for c in pod_unit.claims if c.extended), None)
+        if extended is not None and outcome.status == Status.ALLOCATED:
+            status["extendedResourceClaimStatus"] = {
+                "resourceClaimName": extended.name,
+                "requestMappings": [
+                    {"containerName": m.container, "resourceName": m.resource, "requestName": m.request}
+                    for m in extended.extended
+                ],
+            }
+        if status:
+            doc.setdefault("status", {}).update(status)
+        return doc
+
+    def node_allocatable_statuses(self, unit_id: int) -> list[dict[str, Any]]:
+        """What each allocated claim of the pod charges to node resources (DRANodeAllocatableResources)."""
+        unit = self.problem.units[unit_id]
+        out = []
+        for claim_id in unit.claims:
+            allocation = self.solution.allocation_of(claim_id)
+            if allocation is None:
+                continue
+            containers = unit.claim_containers.get(claim_id, ())
+            amounts = claim_amounts(self.problem, allocation, len(containers))
+            if not amounts:
+                continue
+            entry: dict[str, Any] = {"resourceClaimName": self.problem.claims[claim_id].name}
+            if containers:
+                entry["containers"] = list(containers)
+            mapping = [
+                {"name": name, "quantity": quantity_text(a["mapping"], None)}
+                for name, a in sorted(amounts.items())
+                if a.get("mapping")
+            ]
+            overhead = [
+                {
+                    "name": name,
+                    **({"perPod": quantity_text(a["perPod"], None)} if a.get("perPod") else {}),
+                    **(
+                        {"perContainer": quantity_text(a["perContainer"], None)}
+                        if a.get("perContainer")
+                        else {}
+                    ),
+                }
+                for name, a in sorted(amounts.items())
+                if a.get("perPod") or a.get("perContainer")
+            ]
+            if mapping:
+                entry["mapping"] = mapping
+            if overhead:
+                entry["overhead"] = overhead
+            out.append(entry)
+        return out
+
+    def group_objects(self) -> list[dict[str, Any]]:
+        """PodGroups whose claims were generated here, with status.resourceClaimStatuses naming them."""
+        generated: dict[tuple[str, str], list[dict[str, str]]] = {}
+        for unit in self.problem.units:
+            for c in unit.claims:
+                source = self.built.claims[c]
+                if source.pod_group and source.generated:
+                    entries = generated.setdefault((source.namespace, source.pod_group), [])
+                    entry = {"name": source.pod_claim, "resourceClaimName": source.name}
+                    if entry not in entries:
+                        entries.append(entry)
+        out = []
+        for (namespace, name), entries in sorted(generated.items()):
+            group = self.built.objects.get("PodGroup", name, namespace)
+            if group is None:
+                continue
+            doc = copy.deepcopy(dump(group.model))
+            doc["apiVersion"] = group.written_api_version
+            statuses = doc.setdefault("status", {}).setdefault("resourceClaimStatuses", [])
+            statuses += [e for e in entries if e not in statuses]
+            out.append(doc)
+        return out
+
+    def event(self, outcome: UnitOutcome) -> dict[str, Any]:
+        unit = self.problem.units[outcome.unit]
+        if unit.pod:
+            namespace, name = unit.pod.split("/", 1)
+            involved = {"apiVersion": "v1", "kind": "Pod", "namespace": namespace, "name": name}
+        else:
+            first = self.problem.claims[unit.claims[0]] if unit.claims else None
+            namespace = first.namespace if first is not None else ""
+            involved = {
+                "apiVersion": "resource.k8s.io/v1",
+                "kind": "ResourceClaim",
+                "namespace": namespace,
+                "name": first.name if first is not None else "",
+            }
+        message = outcome.message
+        if outcome.status == Status.ERROR:
+            message = f'running PreFilter/Filter plugin "DynamicResources": {message}'
+        digest = hashlib.sha256(f"{unit.name}/{outcome.unit}".encode()).hexdigest()[:16]
+        return {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": f"{involved['name']}.{digest}", "namespace": namespace or "default"},
+            "involvedObject": {k: v for k, v in involved.items() if v},
+            "reason": "FailedScheduling",
+            "type": "Warning",
+            "message": message,
+            "source": {"component": "kubefit"},
+        }
+
+    def items(self) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = []
+        seen: set[int] = set()
+        for unit in self.problem.units:
+            for c in unit.claims:
+                if c not in seen:
+                    seen.add(c)
+                    items.append(self.claim_object(c))
+        if self.built.pods:
+            items += self.group_objects()
+            items += [self.pod_object(u.id) for u in self.problem.units]
+        items += [self.event(o) for o in self.solution.units if o.status != Status.ALLOCATED]
+        return items
+
+
+def _config_body(config: Any) -> dict[str, Any]:
+    body = dump(config)
+    body.pop("requests", None)
+    return body
+
+
+def render_list(built: Built, solution: Solution) -> dict[str, Any]:
+    """A v1 List of the claims (with status.allocation), pods and FailedScheduling events."""
+    return {"apiVersion": "v1", "kind": "List", "items": Renderer(built, solution).items()}

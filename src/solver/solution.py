@@ -1,0 +1,86 @@
+"""What an engine answers: for each unit, where its claims were allocated and to which devices, or why not."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+
+class Status(StrEnum):
+    """The outcome of a unit (and, combined, of a whole Solution).
+
+    allocated   every claim of the unit got devices
+    unsatisfiable  no allocation exists on any node tried (proven by the engine's search)
+    error       the scheduler would fail with an error (bad request, CEL error, ...)
+    unknown     the engine ran out of its step or time budget before deciding
+    """
+
+    ALLOCATED = "allocated"
+    UNSATISFIABLE = "unsatisfiable"
+    ERROR = "error"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class DeviceResult:
+    slot: tuple[int, int, int]  # (claim, request index, subrequest index)
+    request: str  # "req" or "req/sub"
+    device: int
+    admin_access: bool = False
+    shared: bool = False  # a share of a multi-allocatable device (gets a shareID)
+    # Consumed capacity keyed by the name as the device publishes it; None for exclusive devices.
+    consumed_capacity: Mapping[str, Fraction] | None = None
+
+
+@dataclass(frozen=True)
+class ClaimAllocation:
+    claim: int
+    node: str
+    results: tuple[DeviceResult, ...]
+    # request index -> chosen subrequest index, for firstAvailable requests
+    chosen: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NodeOutcome:
+    node: str
+    status: Status
+    message: str = ""
+    steps: int = 0
+    # Several independent reasons (the scheduler counts each one in its summary).
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class UnitOutcome:
+    unit: int
+    status: Status
+    node: str = ""
+    allocations: tuple[ClaimAllocation, ...] = ()
+    message: str = ""  # the error, or why nothing fits
+    nodes: tuple[NodeOutcome, ...] = ()
+    steps: int = 0
+
+
+@dataclass(frozen=True)
+class Solution:
+    engine: str
+    units: tuple[UnitOutcome, ...]
+
+    @property
+    def status(self) -> Status:
+        """allocated only if every unit is; otherwise the worst outcome among them."""
+        order = [Status.ERROR, Status.UNKNOWN, Status.UNSATISFIABLE, Status.ALLOCATED]
+        for status in order:
+            if any(u.status == status for u in self.units):
+                return status
+        return Status.ALLOCATED
+
+    def allocation_of(self, claim: int) -> ClaimAllocation | None:
+        for unit in self.units:
+            for allocation in unit.allocations:
+                if allocation.claim == claim:
+                    return allocation
+        return None

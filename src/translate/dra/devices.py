@@ -1,0 +1,210 @@
+"""Devices as facts: every device of every ResourceSlice, with DeviceTaintRule taints applied.
+
+Quantities become exact fractions; attributes keep their kind and list-ness, which
+constraint matching depends on. The CEL view of each device is kept beside the
+facts (engines never see it) for evaluating selectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ...solver.problem import (
+    AttrValue,
+    Capacity,
+    CapacityPolicy,
+    CounterUse,
+    Device,
+    NodeRequirement,
+    NodeSelectorTerm,
+    Placement,
+    Taint,
+)
+from ..cel.selector import DeviceInput
+from ..objects import KubeObject, ObjectSet
+from ..quantity import Quantity
+from .node_allocatable import device_node_allocatable
+
+
+def quantity(text: Any) -> Fraction:
+    return Quantity.parse(text).as_fraction()
+
+
+@dataclass(frozen=True)
+class SliceInfo:
+    """What pool gathering needs of one ResourceSlice."""
+
+    obj: KubeObject
+    name: str
+    driver: str
+    pool: str
+    generation: int
+    slice_count: int
+    placement: Placement
+    per_device_node_selection: bool | None  # None: the field is absent
+    has_shared_counters: bool
+    shared_counters: tuple[tuple[str, dict[str, Fraction]], ...]
+    devices: tuple[int, ...]  # device ids in slice order
+    has_compatibility_groups: bool
+    skip_node_operations: tuple[str, ...]
+
+
+def attr_value(attr: Any) -> AttrValue:
+    """A V1DeviceAttribute as a typed value (one kind; a list only with the list fields)."""
+    for kind, scalar, plural in (
+        ("int", "int", "ints"),
+        ("bool", "bool", "bools"),
+        ("string", "string", "strings"),
+        ("version", "version", "versions"),
+    ):
+        value = getattr(attr, scalar, None)
+        if value is not None:
+            return AttrValue(kind, (value,))  # type: ignore[arg-type]
+        values = getattr(attr, plural, None)
+        if values:
+            return AttrValue(kind, tuple(values), is_list=True)  # type: ignore[arg-type]
+    return AttrValue(None, ())
+
+
+def capacity_policy(policy: Any) -> CapacityPolicy | None:
+    if policy is None:
+        return None
+    valid_range = policy.valid_range
+    return CapacityPolicy(
+        default=quantity(policy.default) if policy.default is not None else None,
+        valid_values=tuple(quantity(v) for v in policy.valid_values)
+        if policy.valid_values is not None
+        else None,
+        min=quantity(valid_range.min) if valid_range is not None and valid_range.min is not None else None,
+        max=quantity(valid_range.max) if valid_range is not None and valid_range.max is not None else None,
+        step=quantity(valid_range.step) if valid_range is not None and valid_range.step is not None else None,
+    )
+
+
+def node_selector_terms(selector: Any) -> tuple[NodeSelectorTerm, ...] | None:
+    if selector is None:
+        return None
+
+    def reqs(items: Any) -> tuple[NodeRequirement, ...]:
+        return tuple(NodeRequirement(r.key, r.operator, tuple(r.values or ())) for r in items or ())
+
+    return tuple(
+        NodeSelectorTerm(reqs(t.match_expressions), reqs(t.match_fields))
+        for t in selector.node_selector_terms or ()
+    )
+
+
+def placement_of(source: Any) -> Placement:
+    return Placement(
+        str(source.node_name or ""), bool(source.all_nodes), node_selector_terms(source.node_selector)
+    )
+
+
+def _taint(t: Any) -> Taint:
+    added = t.time_added
+    return Taint(
+        t.key, t.value or "", t.effect, added.isoformat() if hasattr(added, "isoformat") else str(added or "")
+    )
+
+
+def _rule_taints(rules: Sequence[KubeObject], driver: str, pool: str, device: str) -> list[Taint]:
+    out = []
+    for rule in rules:
+        spec = rule.model.spec  # type: ignore[attr-defined]
+        sel = spec.device_selector
+        if sel is not None and (
+            (sel.driver and sel.driver != driver)
+            or (sel.pool and sel.pool != pool)
+            or (sel.device and sel.device != device)
+        ):
+            continue
+        out.append(_taint(spec.taint))
+    return out
+
+
+@dataclass
+class DeviceTable:
+    devices: list[Device]
+    inputs: list[DeviceInput]  # the CEL view, by device id
+    slices: list[SliceInfo]
+
+
+def build_devices(
+    objects: ObjectSet, taint_rules: bool, device_taints: bool, node_allocatable: bool = True
+) -> DeviceTable:
+    """Every device of every slice (every generation: a node may still settle on an older one)."""
+    rules = objects.of_kind("DeviceTaintRule") if taint_rules and device_taints else []
+    table = DeviceTable([], [], [])
+    for obj in sorted(objects.of_kind("ResourceSlice"), key=lambda o: o.name):
+        spec = obj.model.spec  # type: ignore[attr-defined]
+        per_device = bool(spec.per_device_node_selection)
+        skip = tuple(spec.skip_node_operations or ())
+        ids: list[int] = []
+        grouped = False
+        for index, device in enumerate(spec.devices or ()):
+            taints = [_taint(t) for t in device.taints or ()] if device_taints else []
+            taints += _rule_taints(rules, spec.driver, spec.pool.name, device.name)
+            consumes = tuple(
+                CounterUse(
+                    c.counter_set,
+                    {k: quantity(v.value) for k, v in (c.counters or {}).items()},
+                    tuple(c.compatibility_groups or ()),
+                )
+                for c in device.consumes_counters or ()
+            )
+            grouped = grouped or any(c.groups for c in consumes)
+            fact = Device(
+                id=len(table.devices),
+                driver=spec.driver,
+                pool=spec.pool.name,
+                name=device.name,
+                slice=obj.name,
+                generation=int(spec.pool.generation),
+                attributes={k: attr_value(v) for k, v in (device.attributes or {}).items()},
+                capacity={
+                    k: Capacity(quantity(v.value), capacity_policy(v.request_policy))
+                    for k, v in (device.capacity or {}).items()
+                },
+                consumes=consumes,
+                taints=tuple(taints),
+                binding_conditions=tuple(device.binding_conditions or ()),
+                binding_failure_conditions=tuple(device.binding_failure_conditions or ()),
+                binds_to_node=bool(device.binds_to_node),
+                allow_multiple_allocations=bool(device.allow_multiple_allocations),
+                placement=placement_of(device if per_device else spec),
+                per_device_node_selection=per_device,
+                skip_node_operations=skip,
+                node_allocatable=device_node_allocatable(obj, index, device) if node_allocatable else (),
+            )
+            ids.append(fact.id)
+            table.devices.append(fact)
+            table.inputs.append(DeviceInput.of(spec.driver, device))
+        counters = tuple(
+            (cs.name, {k: quantity(v.value) for k, v in (cs.counters or {}).items()})
+            for cs in spec.shared_counters or ()
+        )
+        table.slices.append(
+            SliceInfo(
+                obj=obj,
+                name=obj.name,
+                driver=spec.driver,
+                pool=spec.pool.name,
+                generation=int(spec.pool.generation),
+                slice_count=int(spec.pool.resource_slice_count),
+                placement=placement_of(spec),
+                per_device_node_selection=spec.per_device_node_selection,
+                has_shared_counters=bool(spec.shared_counters),
+                shared_counters=counters,
+                devices=tuple(ids),
+                has_compatibility_groups=grouped,
+                skip_node_operations=skip,
+            )
+        )
+    return table
+
+
+def devices_of(table: DeviceTable, slices: Iterable[SliceInfo]) -> list[int]:
+    return [i for s in slices for i in s.devices]

@@ -1,0 +1,38 @@
+"""What already-allocated claims hold: exclusive devices, shares and their consumed capacity."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from ...solver.problem import InUse
+from .devices import quantity
+
+
+def qualified(name: str, driver: str) -> str:
+    return name if "/" in name else f"{driver}/{name}"
+
+
+def in_use(allocated_claims: Iterable[Any], consumable_capacity: bool) -> InUse:
+    """From claim models that have status.allocation (results with adminAccess never block anyone)."""
+    exclusive: set[str] = set()
+    shared: set[str] = set()
+    capacity: dict[str, dict[str, Fraction]] = {}
+    for claim in allocated_claims:
+        allocation = claim.status.allocation if claim.status is not None else None
+        if allocation is None or allocation.devices is None:
+            continue
+        for result in allocation.devices.results or ():
+            if result.admin_access:
+                continue
+            ref = f"{result.driver}/{result.pool}/{result.device}"
+            if consumable_capacity and result.share_id:
+                shared.add(ref)
+                sums = capacity.setdefault(ref, {})
+                for name, value in (result.consumed_capacity or {}).items():
+                    key = qualified(name, result.driver)
+                    sums[key] = sums.get(key, Fraction(0)) + quantity(value)
+            else:
+                exclusive.add(ref)
+    return InUse(frozenset(exclusive), capacity, frozenset(shared))

@@ -1,0 +1,110 @@
+"""What pods ask of a node's allocatable resources, as the scheduler's NodeResourcesFit counts it.
+
+A pod's request for a resource is the larger of what its containers need running
+together (regular containers plus restartable init containers, the sidecars) and
+what the heaviest init container needs while the sidecars started before it run;
+plus the pod overhead. With pod-level resources the pod's own requests win. A
+container's limit stands in for a request it does not write (API defaulting).
+CPU is counted in millicores, everything else in whole units rounded up, as the
+scheduler does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..objects import KubeObject, ObjectSet
+from ..quantity import Quantity
+
+PODS = "pods"
+
+
+def amount(resource: str, text: Any) -> int:
+    try:
+        q = Quantity.parse(str(text))
+    except ValueError:
+        return 0
+    return q.milli_value() if resource == "cpu" else q.value()
+
+
+def _container_requests(container: Any) -> dict[str, int]:
+    resources = container.resources
+    limits = (resources.limits if resources is not None else None) or {}
+    requests = dict((resources.requests if resources is not None else None) or {})
+    for name, value in limits.items():
+        requests.setdefault(name, value)
+    return {name: amount(name, value) for name, value in requests.items()}
+
+
+def _add(into: dict[str, int], more: dict[str, int]) -> None:
+    for name, value in more.items():
+        into[name] = into.get(name, 0) + value
+
+
+def _max(into: dict[str, int], more: dict[str, int]) -> None:
+    for name, value in more.items():
+        into[name] = max(into.get(name, 0), value)
+
+
+def pod_requests(pod: Any, pod_level: bool = True) -> dict[str, int]:
+    """The pod's effective requests (without the `pods` slot it takes)."""
+    spec = pod.spec
+    if pod_level and spec.resources is not None and (spec.resources.requests or spec.resources.limits):
+        total = _container_requests(spec)
+    else:
+        total = {}
+        for container in spec.containers or ():
+            _add(total, _container_requests(container))
+        sidecars: dict[str, int] = {}
+        peak: dict[str, int] = {}
+        for container in spec.init_containers or ():
+            own = _container_requests(container)
+            if container.restart_policy == "Always":
+                _add(sidecars, own)
+                _max(peak, sidecars)
+            else:
+                need = dict(sidecars)
+                _add(need, own)
+                _max(peak, need)
+        _add(total, sidecars)
+        _max(total, peak)
+    for name, value in (spec.overhead or {}).items():
+        total[name] = total.get(name, 0) + amount(name, value)
+    return {name: value for name, value in total.items() if value}
+
+
+def node_allocatable(node: KubeObject) -> dict[str, int] | None:
+    """The node's allocatable resources, or None when its status does not publish them."""
+    status = getattr(node.model, "status", None)
+    allocatable = status.allocatable if status is not None else None
+    if not allocatable:
+        return None
+    return {name: amount(name, value) for name, value in allocatable.items()}
+
+
+def bound_usage(objects: ObjectSet, pod_level: bool = True) -> dict[str, dict[str, int]]:
+    """Per node, what the pods already bound to it request (terminated pods free their share)."""
+    usage: dict[str, dict[str, int]] = {}
+    for obj in objects.of_kind("Pod"):
+        model: Any = obj.model
+        node = model.spec.node_name
+        phase = model.status.phase if model.status is not None else None
+        if not node or phase in ("Succeeded", "Failed"):
+            continue
+        used = usage.setdefault(node, {})
+        _add(used, pod_requests(model, pod_level))
+        used[PODS] = used.get(PODS, 0) + 1
+    return usage
+
+
+def claim_references(pod: Any) -> dict[str, list[str]]:
+    """Pod claim name -> the containers (init containers first) that use it."""
+    spec = pod.spec
+    out: dict[str, list[str]] = {}
+    for container in [*(spec.init_containers or ()), *(spec.containers or ())]:
+        resources = container.resources
+        for ref in (resources.claims if resources is not None else None) or ():
+            users = out.setdefault(ref.name, [])
+            if container.name not in users:
+                users.append(container.name)
+    return out

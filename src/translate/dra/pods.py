@@ -1,0 +1,335 @@
+"""Pending pods as allocation units: their claims (templates expanded as the resourceclaim
+controller would), the order the scheduler takes them in, and the nodes they may use at all.
+
+Generated claims are named `<pod>-<pod claim name>-<5 characters>`, like the
+controller's generateName; the suffix is derived from the pod and claim names so
+that the same input always gives the same names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...solver.problem import Gang
+from ..nodes import selector_matches
+from ..objects import KubeObject, ObjectSet
+from .extended import Mapping as ExtendedMapping
+from .extended import class_mapping, pod_extended
+from .pod_resources import PODS, claim_references, pod_requests
+from .workloads import expand
+
+POD_CLAIM_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
+# The characters the API server uses for generateName suffixes.
+_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+
+@dataclass
+class ClaimSource:
+    """A claim a pod uses: an existing ResourceClaim object, or one generated from a template."""
+
+    namespace: str
+    name: str
+    spec: Any  # ResourceClaimSpec model
+    obj: KubeObject | None = None
+    template: str = ""  # the ResourceClaimTemplate it was generated from
+    pod: KubeObject | None = None  # the owner of a generated claim
+    pod_claim: str = ""  # the name of the claim in the pod (or pod group) spec
+    pod_group: str = ""  # set when a PodGroup owns the generated claim
+    # For the special claim of extended resources: which container resource each request serves.
+    extended: list[ExtendedMapping] = field(default_factory=list)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def generated(self) -> bool:
+        return self.obj is None
+
+
+@dataclass
+class PodUnit:
+    pod: KubeObject
+    claims: list[ClaimSource]
+    nodes: list[str]
+    excluded: dict[str, str] = field(default_factory=dict)
+    error: str = ""
+    gang: Gang | None = None
+    requests: dict[str, int] = field(default_factory=dict)  # node resources, scheduler units
+    claim_containers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # claim ref -> users
+
+
+def generated_name(pod: str, claim: str, namespace: str) -> str:
+    prefix = f"{pod}-{claim}"
+    if len(prefix) > 57:
+        prefix = prefix[:57]
+    digest = hashlib.sha256(f"{namespace}/{pod}/{claim}".encode()).digest()
+    suffix = "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:5])
+    return f"{prefix}-{suffix}"
+
+
+@dataclass(frozen=True)
+class _NodeTaint:
+    key: str
+    value: str
+    effect: str
+
+
+# An unschedulable node behaves as if it had this taint (the scheduler's NodeUnschedulable plugin).
+_UNSCHEDULABLE = _NodeTaint("node.kubernetes.io/unschedulable", "", "NoSchedule")
+
+
+def _tolerates(tolerations: Sequence[Any], taint: Any) -> bool:
+    for t in tolerations:
+        if t.effect and t.effect != taint.effect:
+            continue
+        if t.key and t.key != taint.key:
+            continue
+        if not t.key and (t.operator or "Equal") != "Exists":
+            continue
+        if (t.operator or "Equal") == "Exists" or (t.value or "") == (taint.value or ""):
+            return True
+    return False
+
+
+def node_exclusion(pod: Any, node: Any) -> str:
+    """Why the scheduler's non-DRA filters keep the pod off the node ("" when they do not), worded as
+    the scheduler's summary words it."""
+    spec = pod.spec
+    name = node.metadata.name
+    labels = dict(node.metadata.labels or {})
+    if spec.node_name and spec.node_name != name:
+        return "node(s) didn't match the requested node name"
+    if spec.node_selector and any(labels.get(k) != v for k, v in spec.node_selector.items()):
+        return "node(s) didn't match Pod's node affinity/selector"
+    affinity = spec.affinity.node_affinity if spec.affinity is not None else None
+    required = affinity.required_during_scheduling_ignored_during_execution if affinity is not None else None
+    if required is not None and not selector_matches(required, name, labels):
+        return "node(s) didn't match Pod's node affinity/selector"
+    tolerations = spec.tolerations or []
+    if node.spec is not None and node.spec.unschedulable:
+        unschedulable = type(
+            "T", (), {"key": "node.kubernetes.io/unschedulable", "value": "", "effect": "NoSchedule"}
+        )()
+        if not _tolerates(tolerations, unschedulable):
+            return "node(s) were unschedulable"
+    for taint in (node.spec.taints if node.spec is not None else None) or ():
+        if taint.effect in ("NoSchedule", "NoExecute") and not _tolerates(tolerations, taint):
+            return f"node(s) had untolerated taint {{{taint.key}: {taint.value or ''}}}"
+    return ""
+
+
+def pending(pod: KubeObject, claim_allocated: dict[str, bool]) -> bool:
+    """A pod the scheduler still has to place (or whose claims are not allocated yet)."""
+    status = getattr(pod.model, "status", None)
+    phase = status.phase if status is not None else None
+    if phase in ("Succeeded", "Failed"):
+        return False
+    if not pod.model.spec.node_name:  # type: ignore[attr-defined]
+        return True
+    return any(not allocated for allocated in claim_allocated.values())
+
+
+def _order_key(pod: KubeObject) -> tuple[int, int, str]:
+    """Priority first, then creation. A pod without a creationTimestamp is created by this apply,
+    after every stored pod, and pods of one apply are created in input order (the sort is stable)."""
+    spec = pod.model.spec  # type: ignore[attr-defined]
+    created = pod.model.metadata.creation_timestamp  # type: ignore[attr-defined]
+    return (-(spec.priority or 0), created is None, created.isoformat() if created is not None else "")
+
+
+class ClaimResolver:
+    """Finds or generates the claims of pods, sharing generated PodGroup claims between members."""
+
+    def __init__(self, objects: ObjectSet, group_claims: bool = True) -> None:
+        self.objects = objects
+        # DRAWorkloadResourceClaims (with GenericWorkload): pods may share their PodGroup's claims.
+        self.group_claims = group_claims
+        self.claims = {(o.namespace, o.name): o for o in objects.of_kind("ResourceClaim")}
+        self.templates = {(o.namespace, o.name): o for o in objects.of_kind("ResourceClaimTemplate")}
+        self.groups = {(o.namespace, o.name): o for o in objects.of_kind("PodGroup")}
+        self.generated: dict[tuple[str, str], ClaimSource] = {}
+        self.class_mapping = class_mapping(objects)
+
+    def existing(self, namespace: str, name: str) -> ClaimSource | None:
+        obj = self.claims.get((namespace, name))
+        if obj is None:
+            return None
+        return ClaimSource(namespace, name, obj.model.spec, obj)  # type: ignore[attr-defined]
+
+    def owned(self, pod: KubeObject, pod_claim: str) -> ClaimSource | None:
+        """A claim the controller already generated for this pod (as `kubectl get` shows it)."""
+        status = getattr(pod.model, "status", None)
+        for entry in (status.resource_claim_statuses if status is not None else None) or ():
+            if entry.name == pod_claim and entry.resource_claim_name:
+                return self.existing(pod.namespace, entry.resource_claim_name)
+        for (namespace, _), obj in self.claims.items():
+            meta = obj.model.metadata  # type: ignore[attr-defined]
+            owners = {o.name for o in meta.owner_references or () if o.kind == "Pod"}
+            if (
+                namespace == pod.namespace
+                and pod.name in owners
+                and (meta.annotations or {}).get(POD_CLAIM_ANNOTATION) == pod_claim
+            ):
+                return self.existing(namespace, obj.name)
+        return None
+
+    def from_template(
+        self, pod: KubeObject, pod_claim: str, template: str, group: str = ""
+    ) -> ClaimSource | str:
+        owner = group or pod.name
+        key = (pod.namespace, f"{owner}/{pod_claim}")
+        if key in self.generated:
+            return self.generated[key]
+        tmpl = self.templates.get((pod.namespace, template))
+        if tmpl is None:
+            return f'resourceclaimtemplate "{template}" not found'
+        name = generated_name(owner, pod_claim, pod.namespace)
+        spec = tmpl.model.spec.spec  # type: ignore[attr-defined]
+        source = ClaimSource(pod.namespace, name, spec, None, template, pod, pod_claim, group)
+        self.generated[key] = source
+        return source
+
+    def resolve(self, pod: KubeObject, entry: Any, group: str = "") -> ClaimSource | str:
+        if entry.resource_claim_name:
+            found = self.existing(pod.namespace, entry.resource_claim_name)
+            return found or f'resourceclaim "{entry.resource_claim_name}" not found'
+        if entry.resource_claim_template_name:
+            found = (
+                self.group_owned(pod.namespace, group, entry.name) if group else self.owned(pod, entry.name)
+            )
+            return found or self.from_template(pod, entry.name, entry.resource_claim_template_name, group)
+        return f"pod claim {entry.name} names neither a ResourceClaim nor a template"
+
+    def group_owned(self, namespace: str, group: str, claim: str) -> ClaimSource | None:
+        """A claim the controller already generated for the PodGroup (its status names it)."""
+        obj = self.groups.get((namespace, group))
+        status = getattr(obj.model, "status", None) if obj is not None else None
+        for entry in (getattr(status, "resource_claim_statuses", None) if status is not None else None) or ():
+            if entry.name == claim and entry.resource_claim_name:
+                return self.existing(namespace, entry.resource_claim_name)
+        return None
+
+    def _group_entry(self, pod: KubeObject, entry: Any) -> str:
+        """The PodGroup whose claim this pod claim is: same name, same claim or template."""
+        spec = pod.model.spec  # type: ignore[attr-defined]
+        group_name = spec.scheduling_group.pod_group_name if spec.scheduling_group is not None else None
+        group = self.groups.get((pod.namespace, group_name or "")) if self.group_claims else None
+        if group is None:
+            return ""
+        for candidate in group.model.spec.resource_claims or ():  # type: ignore[attr-defined]
+            if (
+                candidate.name == entry.name
+                and candidate.resource_claim_name == entry.resource_claim_name
+                and candidate.resource_claim_template_name == entry.resource_claim_template_name
+            ):
+                return group.name
+        return ""
+
+    def extended_claim(self, pod: KubeObject) -> tuple[ClaimSource | None, list[str]]:
+        """The special claim for extended resources backed by DRA, and the resources nothing backs."""
+        spec, mappings, unbacked = pod_extended(pod, self.class_mapping)
+        if spec is None:
+            return None, unbacked
+        name = generated_name(pod.name, "extended-resources", pod.namespace)
+        source = ClaimSource(pod.namespace, name, spec, None, "", pod, "", "", mappings)
+        return source, unbacked
+
+    def pod_claims(self, pod: KubeObject) -> tuple[list[ClaimSource], str]:
+        spec = pod.model.spec  # type: ignore[attr-defined]
+        out: list[ClaimSource] = []
+        for entry in spec.resource_claims or ():
+            resolved = self.resolve(pod, entry, self._group_entry(pod, entry))
+            if isinstance(resolved, str):
+                return out, resolved
+            out.append(resolved)
+        return out, ""
+
+
+def pod_units(
+    objects: ObjectSet,
+    resolver: ClaimResolver,
+    node_names: Sequence[str],
+    gangs: bool = True,
+    pod_level: bool = True,
+) -> list[PodUnit]:
+    """Pending pods in scheduling order (priority, then creation), with their claims and eligible nodes."""
+    nodes = {n.name: n for n in objects.of_kind("Node")}
+    pods = sorted(expand(objects), key=_order_key)
+    gang_of = _gangs(objects, pods) if gangs else {}
+    units = []
+    for pod in pods:
+        claims, error = resolver.pod_claims(pod)
+        allocated = {c.ref: bool(c.obj is not None and _is_allocated(c.obj)) for c in claims}
+        if not pending(pod, allocated):
+            continue
+        extended, unbacked = resolver.extended_claim(pod)
+        if extended is not None:
+            claims.append(extended)
+        eligible, excluded = [], {}
+        for name in node_names:
+            node = nodes.get(name)
+            reason = node_exclusion(pod.model, node.model) if node is not None else ""
+            if not reason and unbacked:
+                reason = _insufficient(node, unbacked)
+            if reason:
+                excluded[name] = reason
+            else:
+                eligible.append(name)
+        gang = gang_of.get((pod.namespace, _group_name(pod)))
+        if gang is not None and not error and gang[1] < gang[0].min_count:
+            error = (
+                f'pod group "{gang[0].name}" has {gang[1]} of the {gang[0].min_count} pods '
+                "its gang policy waits for"
+            )
+        requests: dict[str, int] = {}
+        if not pod.model.spec.node_name:  # type: ignore[attr-defined]
+            backed = {m.resource for m in extended.extended} if extended is not None else set()
+            own = pod_requests(pod.model, pod_level)
+            requests = {r: v for r, v in own.items() if r not in backed}
+            requests[PODS] = 1
+        users = claim_references(pod.model)
+        containers = {c.ref: tuple(users.get(c.pod_claim, ())) for c in claims if not c.extended}
+        if extended is not None:
+            containers[extended.ref] = tuple(dict.fromkeys(m.container for m in extended.extended))
+        units.append(
+            PodUnit(pod, claims, eligible, excluded, error, gang[0] if gang else None, requests, containers)
+        )
+    return units
+
+
+def _group_name(pod: KubeObject) -> str:
+    group = pod.model.spec.scheduling_group  # type: ignore[attr-defined]
+    return (group.pod_group_name or "") if group is not None else ""
+
+
+def _gangs(objects: ObjectSet, pods: list[KubeObject]) -> dict[tuple[str, str], tuple[Gang, int]]:
+    """Gang PodGroups (GangScheduling): their minimum, members already bound, and members in all."""
+    out: dict[tuple[str, str], tuple[Gang, int]] = {}
+    for group in objects.of_kind("PodGroup"):
+        policy = group.model.spec.scheduling_policy  # type: ignore[attr-defined]
+        gang = getattr(policy, "gang", None) if policy is not None else None
+        if gang is None:
+            continue
+        members = [p for p in pods if p.namespace == group.namespace and _group_name(p) == group.name]
+        bound = sum(1 for p in members if not pending(p, {}))
+        key = (group.namespace, group.name)
+        out[key] = (Gang(f"{group.namespace}/{group.name}", gang.min_count, bound), len(members))
+    return out
+
+
+def _insufficient(node: KubeObject | None, resources: list[str]) -> str:
+    """Extended resources no DeviceClass backs must be advertised by the node (device plugins); a
+    node publishing its allocatable resources is checked with the rest of them by NodeResourcesFit."""
+    status = getattr(node.model, "status", None) if node is not None else None
+    if status is not None and status.allocatable:
+        return ""
+    return f"Insufficient {resources[0]}" if resources else ""
+
+
+def _is_allocated(obj: KubeObject) -> bool:
+    status = getattr(obj.model, "status", None)
+    return status is not None and status.allocation is not None

@@ -1,0 +1,141 @@
+"""Which devices each request slot may use: the class and request selectors, evaluated once per
+distinct combination of the values they read; derived attributes likewise.
+
+The allocator evaluates selectors lazily, so a CEL error only matters for a device the
+search actually reaches: errors are recorded as facts, worded as the scheduler words
+them, and the engines raise them at that point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ...errors import CelError
+from ...solver.problem import AttrValue, Claim, Device, Selectable, SlotKey
+from ..cel.environment import Features
+from ..cel.library.semver import Semver
+from ..cel.selector import DeviceInput, Selector, evaluate_value
+
+
+class SelectorCache:
+    """One compiled Selector per expression, shared by every slot that uses it."""
+
+    def __init__(self, features: Features) -> None:
+        self.features = features
+        self.selectors: dict[str, Selector] = {}
+
+    def get(self, expression: str) -> Selector:
+        selector = self.selectors.get(expression)
+        if selector is None:
+            selector = self.selectors[expression] = Selector(expression, self.features)
+        return selector
+
+
+def _run(
+    selectors: Iterable[tuple[int, str]], device: Device, cel: DeviceInput, cache: SelectorCache, who: str
+) -> Selectable:
+    for i, expression in selectors:
+        selector = cache.get(expression)
+        if selector.error is not None:
+            return f"{who}: selector #{i}: CEL compile error: {selector.error.detail}"
+        try:
+            if not selector.evaluate(cel):
+                return False
+        except CelError as e:
+            return f"{who}: selector #{i} on device {device.ref}: CEL runtime error: {e}"
+    return True
+
+
+def selectability(
+    claims: Iterable[Claim],
+    claim_specs: Mapping[int, Any],
+    class_selectors: Mapping[str, list[str]],
+    devices: list[Device],
+    inputs: list[DeviceInput],
+    candidates: Iterable[int],
+    cache: SelectorCache,
+) -> dict[tuple[SlotKey, int], Selectable]:
+    """(slot, device) -> True / False / error message, for every slot and candidate device."""
+    out: dict[tuple[SlotKey, int], Selectable] = {}
+    device_ids = sorted(set(candidates))
+    for claim in claims:
+        requests = claim_specs[claim.id].devices.requests or []
+        for r_index, (request, spec) in enumerate(zip(claim.requests, requests, strict=True)):
+            bodies = spec.first_available or [spec.exactly]
+            for s_index, (slot, body) in enumerate(zip(request.slots, bodies, strict=True)):
+                if not slot.class_exists or body is None:
+                    continue
+                class_exprs = list(enumerate(class_selectors.get(slot.device_class, [])))
+                request_exprs = [(i, s.cel.expression) for i, s in enumerate(body.selectors or ()) if s.cel]
+                key: SlotKey = (claim.id, r_index, s_index)
+                for d in device_ids:
+                    device, cel = devices[d], inputs[d]
+                    result = _run(class_exprs, device, cel, cache, f"class {slot.device_class}")
+                    if result is True:
+                        result = _run(request_exprs, device, cel, cache, f"claim {claim.ref}")
+                    out[(key, d)] = result
+    return out
+
+
+def attr_of(value: Any) -> AttrValue | None:
+    """A CEL value as an attribute value, or None when it is not one (a map, a double, ...)."""
+
+    def scalar(v: Any) -> tuple[str, Any] | None:
+        if isinstance(v, bool):
+            return "bool", v
+        if isinstance(v, int):
+            return "int", int(v)
+        if isinstance(v, str):
+            return "string", v
+        if isinstance(v, Semver):
+            return "version", str(v)
+        return None
+
+    if isinstance(value, list):
+        items = [scalar(v) for v in value]
+        kinds = {i[0] for i in items if i is not None}
+        if any(i is None for i in items) or len(kinds) > 1:
+            return None
+        kind = kinds.pop() if kinds else None
+        return AttrValue(kind, tuple(i[1] for i in items if i is not None), is_list=True)  # type: ignore[arg-type]
+    one = scalar(value)
+    return AttrValue(one[0], (one[1],)) if one is not None else None  # type: ignore[arg-type]
+
+
+def derived_values(
+    claims: Iterable[Claim],
+    selectable: Mapping[tuple[SlotKey, int], Selectable],
+    devices: list[Device],
+    inputs: list[DeviceInput],
+    features: Features,
+) -> dict[tuple[SlotKey, int, str], AttrValue | str]:
+    """Derived attribute values per (slot, selectable device, name), or the error evaluating them."""
+    out: dict[tuple[SlotKey, int, str], AttrValue | str] = {}
+    for claim in claims:
+        for r_index, request in enumerate(claim.requests):
+            for s_index, slot in enumerate(request.slots):
+                if not slot.derived:
+                    continue
+                key: SlotKey = (claim.id, r_index, s_index)
+                for (k, d), ok in selectable.items():
+                    if k != key or ok is not True:
+                        continue
+                    for derived in slot.derived:
+                        where = (
+                            f"claim {claim.ref}, request {slot.result_name}, derived attribute {derived.name}"
+                        )
+                        try:
+                            value = evaluate_value(derived.expression, inputs[d], features)
+                        except CelError as e:
+                            out[(key, d, derived.name)] = (
+                                f"{where} on device {devices[d].ref}: CEL runtime error: {e}"
+                            )
+                            continue
+                        attr = attr_of(value)
+                        out[(key, d, derived.name)] = (
+                            attr
+                            if attr is not None
+                            else (f"{where} on device {devices[d].ref}: unsupported value {value!r}")
+                        )
+    return out

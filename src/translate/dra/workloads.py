@@ -1,0 +1,116 @@
+"""Pods that workload controllers would create: Deployments, ReplicaSets, StatefulSets and Jobs
+expand into their replicas, named the way the controllers name them (the random parts
+derived from the workload's name so the same input gives the same pods).
+
+A workload whose pods are already in the input (as `kubectl get` shows them, owned by
+it) is not expanded again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..kinds import lookup
+from ..objects import KubeObject, ObjectSet
+
+_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+
+def _suffix(seed: str, length: int) -> str:
+    digest = hashlib.sha256(seed.encode()).digest()
+    return "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:length])
+
+
+def _replicas(obj: KubeObject) -> list[str]:
+    """The names of the pods the workload's controller would create."""
+    spec = obj.model.spec  # type: ignore[attr-defined]
+    seed = f"{obj.namespace}/{obj.kind}/{obj.name}"
+    if obj.kind == "Deployment":
+        count = spec.replicas if spec.replicas is not None else 1
+        template_hash = _suffix(seed + "/template", 10)
+        return [f"{obj.name}-{template_hash}-{_suffix(f'{seed}/{i}', 5)}" for i in range(count)]
+    if obj.kind == "ReplicaSet":
+        count = spec.replicas if spec.replicas is not None else 1
+        return [f"{obj.name}-{_suffix(f'{seed}/{i}', 5)}" for i in range(count)]
+    if obj.kind == "StatefulSet":
+        count = spec.replicas if spec.replicas is not None else 1
+        return [f"{obj.name}-{i}" for i in range(count)]
+    if obj.kind == "Job":
+        count = spec.parallelism if spec.parallelism is not None else 1
+        if spec.completions is not None:
+            count = min(count, spec.completions)
+        return [f"{obj.name}-{_suffix(f'{seed}/{i}', 5)}" for i in range(count)]
+    return []
+
+
+WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "Job")
+
+
+def _owned_pods_exist(objects: ObjectSet, workload: KubeObject) -> bool:
+    for pod in objects.of_kind("Pod"):
+        if pod.namespace != workload.namespace:
+            continue
+        for owner in pod.model.metadata.owner_references or ():  # type: ignore[attr-defined]
+            if owner.name == workload.name or (
+                workload.kind == "Deployment"
+                and owner.kind == "ReplicaSet"
+                and owner.name.startswith(workload.name + "-")
+            ):
+                return True
+    return False
+
+
+def expand(objects: ObjectSet) -> list[KubeObject]:
+    """Every pod in input order: the given ones, and each workload's replicas where the workload stands."""
+    pod_info = lookup("v1", "Pod")
+    assert pod_info is not None
+    out: list[KubeObject] = []
+    for obj in objects:
+        if obj.kind == "Pod":
+            out.append(obj)
+        elif obj.kind in WORKLOAD_KINDS and not _owned_pods_exist(objects, obj):
+            template = obj.model.spec.template  # type: ignore[attr-defined]
+            if template is None:
+                continue
+            for name in _replicas(obj):
+                out.append(_pod(obj, name, template, pod_info))
+    return out
+
+
+def _pod(workload: KubeObject, name: str, template: Any, pod_info: Any) -> KubeObject:
+    meta = (
+        template.metadata.model_dump(by_alias=True, exclude_none=True, mode="json")
+        if template.metadata
+        else {}
+    )
+    owner_kind, owner_name = workload.kind, workload.name
+    if workload.kind == "Deployment":
+        # A Deployment's pods belong to its ReplicaSet `<deployment>-<template hash>`.
+        owner_kind, owner_name = "ReplicaSet", name.rsplit("-", 1)[0]
+    workload_meta: Any = getattr(workload.model, "metadata", None)
+    meta.update(
+        {
+            "name": name,
+            "namespace": workload.namespace,
+            "uid": hashlib.sha256(f"{workload.namespace}/{name}".encode()).hexdigest()[:32],
+            "ownerReferences": [
+                {
+                    "apiVersion": "apps/v1" if owner_kind != "Job" else workload.api_version,
+                    "kind": owner_kind,
+                    "name": owner_name,
+                    "uid": (workload_meta.uid if workload_meta is not None else None) or "",
+                    "controller": True,
+                }
+            ],
+        }
+    )
+    doc = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": meta,
+        "spec": template.spec.model_dump(by_alias=True, exclude_none=True, mode="json"),
+    }
+    model = pod_info.model.model_validate(doc)
+    # Problems about the pod point at the workload that defines it.
+    return KubeObject(pod_info, model, workload.raw, workload.file, workload.line, "v1")

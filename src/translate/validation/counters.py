@@ -1,0 +1,102 @@
+"""Counters: the counter sets a ResourceSlice shares and what each device consumes of them.
+
+Upstream: `validateCounterSet`, `validateDeviceCounterConsumption` and their
+helpers in kubernetes/kubernetes `pkg/apis/resource/validation/validation.go`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from operator import attrgetter
+
+from kubernetes.client.models import V1CounterSet, V1DeviceCounterConsumption
+
+from ...errors import FieldPath
+from . import FieldError
+from .list_rules import validate_list
+from .names import (
+    DNS1123_LABEL_MAX_LENGTH,
+    required,
+    too_many,
+    truncate_key,
+    validate_dns1123_label,
+    validate_quantity,
+)
+
+RESOURCE_SLICE_MAX_COUNTER_SETS = 8
+RESOURCE_SLICE_MAX_COUNTERS_PER_COUNTER_SET = 32
+RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE = 2
+RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION = 32
+DEVICE_COMPATIBILITY_GROUPS_MAX_SIZE = 2
+
+
+def _validate_counters(
+    counters: Mapping[str, object] | None, limit: int, path: FieldPath
+) -> list[FieldError]:
+    if not counters:
+        return [required(path)]
+    if len(counters) > limit:
+        return [too_many(path, len(counters), limit)]
+    errs: list[FieldError] = []
+    for name, counter in counters.items():
+        errs.extend(validate_dns1123_label(name, path))
+        value = getattr(counter, "value", None)
+        if isinstance(value, str):
+            errs.extend(
+                validate_quantity(value, (*path, truncate_key(name, DNS1123_LABEL_MAX_LENGTH), "value"))[1]
+            )
+    return errs
+
+
+def _validate_counter_set_name(name: str, path: FieldPath) -> list[FieldError]:
+    return [required(path)] if not name else validate_dns1123_label(name, path)
+
+
+def _validate_counter_set(counter_set: V1CounterSet, path: FieldPath) -> list[FieldError]:
+    errs = _validate_counter_set_name(counter_set.name, (*path, "name"))
+    errs.extend(
+        _validate_counters(
+            counter_set.counters, RESOURCE_SLICE_MAX_COUNTERS_PER_COUNTER_SET, (*path, "counters")
+        )
+    )
+    return errs
+
+
+def _validate_counter_consumption(
+    consumption: V1DeviceCounterConsumption, path: FieldPath
+) -> list[FieldError]:
+    errs = _validate_counter_set_name(consumption.counter_set, (*path, "counterSet"))
+    errs.extend(
+        _validate_counters(
+            consumption.counters,
+            RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION,
+            (*path, "counters"),
+        )
+    )
+    errs.extend(
+        validate_list(
+            consumption.compatibility_groups or [],
+            (*path, "compatibilityGroups"),
+            validate_dns1123_label,
+            limit=DEVICE_COMPATIBILITY_GROUPS_MAX_SIZE,
+            key=lambda group: group,
+        )
+    )
+    return errs
+
+
+def validate_shared_counters(
+    counter_sets: Sequence[V1CounterSet] | None, path: FieldPath
+) -> list[FieldError]:
+    """The slice's `sharedCounters`."""
+    limit = RESOURCE_SLICE_MAX_COUNTER_SETS
+    return validate_list(counter_sets or [], path, _validate_counter_set, limit=limit, key=attrgetter("name"))
+
+
+def validate_consumes_counters(
+    consumptions: Sequence[V1DeviceCounterConsumption] | None, path: FieldPath
+) -> list[FieldError]:
+    """A device's `consumesCounters`."""
+    limit = RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE
+    key = attrgetter("counter_set")
+    return validate_list(consumptions or [], path, _validate_counter_consumption, limit=limit, key=key)

@@ -1,0 +1,84 @@
+"""Scenario suites (cases transcribed from upstream test tables) against every engine that passes them.
+
+The shared suite lives in ../shared/scenarios (beside the checkout, as in CI); our own ports of
+further upstream cases live in tests/scenarios. Each case is judged by the shared runner's own
+checks (loaded from ../shared/bin/run-scenarios), with the `kubefit` command it would start run
+in-process instead, so that a case costs its work and not an interpreter start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.machinery
+import importlib.util
+import io
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import yaml
+
+from kubefit.cli import main as kubefit_main
+
+HERE = Path(__file__).resolve().parent
+SHARED = HERE.parents[1] / "shared"
+RUNNER = SHARED / "bin" / "run-scenarios"
+
+# (suite directory, engine): every pair listed here passes completely and must keep passing.
+AREAS = [
+    (SHARED / "scenarios" / "dra", "greedy"),
+    (HERE / "scenarios" / "dra", "greedy"),
+]
+
+
+def _runner() -> ModuleType:
+    loader = importlib.machinery.SourceFileLoader("run_scenarios", str(RUNNER))
+    spec = importlib.util.spec_from_loader("run_scenarios", loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+
+    def run(cmd: list[str]) -> tuple[int, str, str]:
+        assert cmd[0] == "kubefit"
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = kubefit_main(cmd[1:])
+        return code, out.getvalue(), err.getvalue()
+
+    module.run = run
+    return module
+
+
+def _cases() -> list[Any]:
+    out = []
+    for suite, engine in AREAS:
+        if not suite.is_dir():
+            continue
+        for case in sorted(p for p in suite.iterdir() if (p / "case.yaml").is_file()):
+            out.append(
+                pytest.param(case, engine, id=f"{suite.parent.name}/{suite.name}/{case.name}-{engine}")
+            )
+    return out
+
+
+@pytest.fixture(scope="module")
+def runner() -> ModuleType:
+    return _runner()
+
+
+@pytest.mark.skipif(not RUNNER.is_file(), reason="../shared is not beside the checkout")
+@pytest.mark.parametrize(("case_dir", "engine"), _cases())
+def test_scenario(case_dir: Path, engine: str, runner: ModuleType) -> None:
+    case = yaml.safe_load((case_dir / "case.yaml").read_text(encoding="utf-8"))
+    check = runner.check_admit if case["command"] == "admit" else runner.check_allocate
+    problems = check(case, str(case_dir), ["kubefit"], engine)
+    assert not problems, "\n".join(problems)
+
+
+def test_every_area_is_present() -> None:
+    """CI has ../shared beside the clone; locally a missing suite only skips."""
+    if not RUNNER.is_file():
+        pytest.skip("../shared is not beside the checkout")
+    for suite, _ in AREAS:
+        assert any((p / "case.yaml").is_file() for p in suite.iterdir()), suite
