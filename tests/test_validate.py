@@ -341,25 +341,28 @@ def test_all_mode_needs_at_least_one_device() -> None:
     only(validate(p, solution(alloc(0))), "count", "all devices", "offers none")
 
 
-def test_all_mode_leaves_out_devices_without_capacity_room() -> None:
+def test_all_mode_keeps_devices_used_up_by_existing_shares() -> None:
+    """0c8a1b07: All leaves out only devices that could never take the request; a device whose room
+    existing shares used up stays in the list, so no allocation can satisfy the request."""
     devices = [
         device(0, capacity={"mem": cap(4)}, multi=True),
         device(1, capacity={"mem": cap(8)}, multi=True),
+        device(2, capacity={"mem": cap(2)}, multi=True),
     ]
     held = InUse(
         shared_capacity={"driver-a/pool-1/device-0": {"driver-a/mem": Fraction(2)}},
         shared=frozenset({"driver-a/pool-1/device-0"}),
     )
     p = problem(devices, [claim(0, exact(mode="All", capacity_requests={"mem": Fraction(3)}))], in_use=held)
-    good = alloc(0, res(1, shared=True, consumed={"mem": 3}))
-    assert validate(p, solution(good)) == []
-    bad = validate(
+    shrunk = validate(p, solution(alloc(0, res(1, shared=True, consumed={"mem": 3}))))
+    assert kinds(shrunk) == ["count"]
+    full = validate(
         p,
         solution(
             alloc(0, res(0, shared=True, consumed={"mem": 3}), res(1, shared=True, consumed={"mem": 3}))
         ),
     )
-    assert sorted(kinds(bad)) == ["capacity", "count"]
+    assert kinds(full) == ["capacity"]  # device-2 (too small for 3) is rightly left out
 
 
 def test_all_mode_with_an_incomplete_pool_is_an_error() -> None:

@@ -79,6 +79,16 @@ def share_id(claim: ClaimSource, index: int) -> str:
     return str(uuid.UUID(bytes=digest[:16], version=4))
 
 
+def uid_of(obj: Any) -> str:
+    """The object's uid, or the one the API server would have given it on create (derived from its
+    kind and name, so the same input gives the same output)."""
+    meta = obj.model.metadata
+    if meta.uid:
+        return str(meta.uid)
+    digest = hashlib.sha256(f"{obj.kind}/{obj.namespace}/{obj.name}".encode()).digest()
+    return str(uuid.UUID(bytes=digest[:16], version=4))
+
+
 class Renderer:
     def __init__(self, built: Built, solution: Solution) -> None:
         self.built = built
@@ -191,12 +201,12 @@ class Renderer:
         """reservedFor entries: a PodGroup's claim is reserved for the group, any other for its pods."""
         if source.pod_group:
             group = self.built.objects.get("PodGroup", source.pod_group, source.namespace)
-            uid = group.model.metadata.uid if group is not None else ""  # type: ignore[attr-defined]
+            uid = uid_of(group) if group is not None else ""
             ref = {"apiGroup": "scheduling.k8s.io", "resource": "podgroups", "name": source.pod_group}
             return [{**ref, **({"uid": uid} if uid else {})}]
         out = []
         for pod in users:
-            ref = {"resource": "pods", "name": pod.name, "uid": pod.model.metadata.uid or ""}
+            ref = {"resource": "pods", "name": pod.name, "uid": uid_of(pod)}
             out.append({k: v for k, v in ref.items() if v})
         return out
 
@@ -213,7 +223,7 @@ class Renderer:
                     "apiVersion": "v1",
                     "kind": "Pod",
                     "name": pod_meta.name,
-                    "uid": pod_meta.uid or "",
+                    "uid": uid_of(source.pod),
                     "controller": True,
                     "blockOwnerDeletion": True,
                 }
@@ -227,7 +237,7 @@ class Renderer:
                     else "scheduling.k8s.io/v1beta1",
                     "kind": "PodGroup",
                     "name": source.pod_group,
-                    "uid": (group.model.metadata.uid if group is not None else "") or "",  # type: ignore[attr-defined]
+                    "uid": uid_of(group) if group is not None else "",
                     "controller": True,
                     "blockOwnerDeletion": True,
                 }
@@ -254,6 +264,7 @@ class Renderer:
         pod_unit = self.built.pods[unit_id]
         outcome = self.solution.units[unit_id]
         doc = copy.deepcopy(dump(pod_unit.pod.model))
+        doc.setdefault("metadata", {})["uid"] = uid_of(pod_unit.pod)
         if outcome.status == Status.ALLOCATED and outcome.node:
             doc.setdefault("spec", {})["nodeName"] = outcome.node
         claim_statuses = [
@@ -338,6 +349,7 @@ class Renderer:
                 continue
             doc = copy.deepcopy(dump(group.model))
             doc["apiVersion"] = group.written_api_version
+            doc.setdefault("metadata", {})["uid"] = uid_of(group)
             statuses = doc.setdefault("status", {}).setdefault("resourceClaimStatuses", [])
             statuses += [e for e in entries if e not in statuses]
             out.append(doc)

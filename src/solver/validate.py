@@ -314,10 +314,10 @@ class _Validator:
                 return None
             if outcome and self.cc:
                 device = self.p.devices[d]
-                # Only what is already allocated counts here, not the picks of this unit.
+                # Only devices that could never take the request are left out (0c8a1b07); one used up
+                # by existing shares stays in the list, so the request cannot have been allocated.
                 try:
-                    existing = self.held.capacity.get(device.ref, {})
-                    outcome = fit(device, slot.capacity_requests, existing, {}, self.fractional) is not None
+                    outcome = fit(device, slot.capacity_requests, {}, {}, self.fractional) is not None
                 except CapacityError as e:
                     self.fail(claim, "capacity", str(e), slot.result_name)
                     return None

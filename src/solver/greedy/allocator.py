@@ -163,7 +163,10 @@ class NodeAllocator:
             for d in pool.devices:
                 if not self.selectable(key, d):
                     continue
-                if self.on("ConsumableCapacity") and self.capacity_fit(key, d, claim) is None:
+                # Only devices that could never take the request are left out; one whose capacity
+                # is used up by existing shares stays in the list and makes the request fail (0c8a1b07
+                # no longer lets All shrink silently to the devices with room left).
+                if self.on("ConsumableCapacity") and self.capacity_fit(key, d, claim, fresh=True) is None:
                     continue
                 data.all_devices.append(d)
         data.count = len(data.all_devices)
@@ -182,15 +185,17 @@ class NodeAllocator:
             return False
         return d not in self.view.unreachable
 
-    def capacity_fit(self, key: SlotKey, d: int, claim: Claim) -> dict[str, Fraction] | None:
+    def capacity_fit(
+        self, key: SlotKey, d: int, claim: Claim, fresh: bool = False
+    ) -> dict[str, Fraction] | None:
         device = self.devices[d]
         slot = self.p.slot(key)
         try:
             return fit(
                 device,
                 slot.capacity_requests,
-                self.in_use.shared_capacity.get(device.ref, {}),
-                self.allocating_capacity.get(device.ref, {}),
+                {} if fresh else self.in_use.shared_capacity.get(device.ref, {}),
+                {} if fresh else self.allocating_capacity.get(device.ref, {}),
                 self.on("FractionalCapacityRange"),
             )
         except CapacityError as e:
