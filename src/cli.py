@@ -93,7 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
         "allocate",
         help="allocate pending claims, as the scheduler would",
         description="Allocate the claims of each pending pod (or the named claims together, or "
-        "the unallocated claims together) and print them with status.allocation.",
+        "the unallocated claims together) and print them with status.allocation. Pods go one at a "
+        "time in priority order, then creation order (pods without a creationTimestamp count as "
+        "created now, in input order); each takes the first node, in name order, where the "
+        "scheduler's filters pass and its claims can be allocated. Exit 0 when everything was "
+        "placed, 1 when something was not (or could not be decided within --steps/--time-limit: "
+        "the answer then says 'undecided', never that it does not fit).",
     )
     _common(p)
     p.add_argument("--node", help="allocate on this node only (default: try nodes in name order)")

@@ -282,3 +282,12 @@ def test_a_missing_template_is_reported_for_the_pod(tmp_path: Path) -> None:
 def test_unknown_claims_named_on_the_command_line_are_bad_input(tmp_path: Path) -> None:
     code, _, err = allocate(tmp_path, BASE, "--claims", "missing")
     assert code == 2 and "missing" in err and err.count("\n") == 1
+
+
+def test_a_search_over_its_budget_is_undecided_never_does_not_fit(tmp_path: Path) -> None:
+    code, result, _ = allocate(tmp_path, [*BASE, pod("web")], "--steps", "1")
+    assert code == 1 and node_of(result, "web") is None
+    (message,) = events(result)
+    assert message.startswith("undecided, not a proof that it does not fit: ")
+    assert "search stopped at its limit of 1 steps" in message
+    assert allocate(tmp_path, [*BASE, pod("web")], "--steps", "100")[0] == 0

@@ -97,7 +97,7 @@ class GreedyEngine:
                 self.charge(state, node, unit.requests)
                 return UnitOutcome(unit.id, Status.ALLOCATED, node, nodes=tuple(nodes))
             if deadline is not None and time.monotonic() > deadline:
-                nodes.append(NodeOutcome(node, Status.UNKNOWN, "time budget exhausted"))
+                nodes.append(NodeOutcome(node, Status.UNKNOWN, "time limit reached"))
                 continue
             allocator = NodeAllocator(
                 problem,
@@ -125,7 +125,7 @@ class GreedyEngine:
                 total_steps += allocator.steps
                 nodes.append(
                     NodeOutcome(
-                        node, Status.UNKNOWN, f"gave up after {allocator.steps} search steps", allocator.steps
+                        node, Status.UNKNOWN, f"search stopped at its limit of {budget.steps} steps", allocator.steps
                     )
                 )
                 continue
@@ -151,9 +151,10 @@ class GreedyEngine:
             )
         # A node-level error (invalid pools) only makes that node unschedulable, as in the scheduler.
         status = Status.UNKNOWN if any(n.status == Status.UNKNOWN for n in nodes) else Status.UNSATISFIABLE
-        return UnitOutcome(
-            unit.id, status, message=summary(unit, nodes), nodes=tuple(nodes), steps=total_steps
-        )
+        message = summary(unit, nodes)
+        if status == Status.UNKNOWN:
+            message = f"undecided, not a proof that it does not fit: {message}"
+        return UnitOutcome(unit.id, status, message=message, nodes=tuple(nodes), steps=total_steps)
 
     @staticmethod
     def placement_conflict(problem: Problem, unit: Unit, node: str, state: _State) -> str:
