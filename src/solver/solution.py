@@ -62,6 +62,27 @@ class UnitOutcome:
     message: str = ""  # the error, or why nothing fits
     nodes: tuple[NodeOutcome, ...] = ()
     steps: int = 0
+    # Engines that prove their answers (cpsat) say how far (see Proof); "" for engines that do not.
+    proof: str = ""
+    # When the engine that answered is not the one that decided (greedy gave up, cpsat proved), its name,
+    # and `note` says why.
+    decided_by: str = ""
+    note: str = ""
+
+
+class Proof(StrEnum):
+    """How far an optimizing engine got with a unit (UnitOutcome.proof, `kubefit.io/solver-status`).
+
+    optimal     allocated, and no better allocation exists for the objective on the node chosen
+    feasible    allocated, but the time limit ran out before the allocation was proven best
+    infeasible  proven: no allocation exists on any node tried
+    unknown     the time limit ran out before anything was proven (never read as "does not fit")
+    """
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    INFEASIBLE = "infeasible"
+    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
@@ -77,6 +98,15 @@ class Solution:
             if any(u.status == status for u in self.units):
                 return status
         return Status.ALLOCATED
+
+    @property
+    def proof(self) -> str:
+        """The weakest proof among the units ("" when the engine proves nothing)."""
+        proofs = [u.proof for u in self.units if u.proof]
+        for proof in (Proof.UNKNOWN, Proof.INFEASIBLE, Proof.FEASIBLE, Proof.OPTIMAL):
+            if proof in proofs:
+                return str(proof)
+        return ""
 
     def allocation_of(self, claim: int) -> ClaimAllocation | None:
         for unit in self.units:

@@ -271,7 +271,7 @@ class NodeAllocator:
                     continue
                 for use in device.consumes:
                     if use.counter_set == counter_set:
-                        state = _fold(state, frozenset(use.groups))
+                        state = fold(state, frozenset(use.groups))
             self.groups[key] = state
         return self.groups[key]
 
@@ -282,13 +282,13 @@ class NodeAllocator:
         for use in device.consumes:
             state = self.group_state(pool, use.counter_set)
             groups = frozenset(use.groups)
-            if not _admits(state, groups):
+            if not admits(state, groups):
                 for key, old in saved:
                     self.groups[key] = old
                 return None
             key = (pool.ref, use.counter_set)
             saved.append((key, state))
-            self.groups[key] = _fold(state, groups)
+            self.groups[key] = fold(state, groups)
 
         def undo() -> None:
             for key, old in saved:
@@ -490,11 +490,15 @@ class NodeAllocator:
                 undo()
         return False
 
-    def run(self) -> bool:
-        """Search for an allocation; raises AllocationError or BudgetExceeded."""
+    def check(self) -> None:
+        """Everything the allocator checks before it searches, with its errors (other engines reuse it)."""
         if self.view.error:
             raise AllocationError(f"gather pool information: {self.view.error}")
         self.prepare()
+
+    def run(self) -> bool:
+        """Search for an allocation; raises AllocationError or BudgetExceeded."""
+        self.check()
         try:
             done = self.allocate_one(0, 0, 0, 0, False, (0, 0))
         except _TooLarge:
@@ -533,7 +537,8 @@ class NodeAllocator:
         return out
 
 
-def _admits(state: tuple[bool, bool, frozenset[str]], groups: frozenset[str]) -> bool:
+def admits(state: tuple[bool, bool, frozenset[str]], groups: frozenset[str]) -> bool:
+    """Whether a counter set's group state (has members, all group-less, common groups) takes a device."""
     has_members, all_empty, common = state
     if not has_members:
         return True
@@ -544,9 +549,10 @@ def _admits(state: tuple[bool, bool, frozenset[str]], groups: frozenset[str]) ->
     return bool(common & groups)
 
 
-def _fold(
+def fold(
     state: tuple[bool, bool, frozenset[str]], groups: frozenset[str]
 ) -> tuple[bool, bool, frozenset[str]]:
+    """The state after a device with `groups` joins (seeding from allocated peers folds them in order)."""
     has_members, all_empty, common = state
     if not has_members:
         return (True, not groups, groups)

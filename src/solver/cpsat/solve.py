@@ -1,0 +1,92 @@
+"""Running CP-SAT on a node model: the solver settings, the incumbent, and what a run proved.
+
+One worker and a fixed seed: the answers are deterministic, and a node's model is small enough that
+extra workers cost more to start than they save (benchmarks/cpsat_scaling.py measures it). The
+first-fit order is unique, so with more workers only the time changes, never the allocation.
+"""
+
+from __future__ import annotations
+
+import time
+from enum import StrEnum
+
+from ortools.sat.python import cp_model
+
+from .model import Literal, NodeModel
+
+WORKERS = 1
+SEED = 0
+
+
+class Outcome(StrEnum):
+    OPTIMAL = "optimal"  # the run's objective (or feasibility) is proven
+    FEASIBLE = "feasible"  # a solution, but the time ran out before the objective was proven
+    INFEASIBLE = "infeasible"
+    UNKNOWN = "unknown"  # the time ran out before anything was found or proven
+
+
+_OUTCOME = {
+    cp_model.OPTIMAL: Outcome.OPTIMAL,
+    cp_model.FEASIBLE: Outcome.FEASIBLE,
+    cp_model.INFEASIBLE: Outcome.INFEASIBLE,
+}
+
+
+class Runner:
+    """Solves one node model again and again as stages narrow it, keeping the best solution found."""
+
+    def __init__(self, nm: NodeModel, deadline: float | None, workers: int = WORKERS) -> None:
+        self.nm = nm
+        self.deadline = deadline
+        self.workers = workers
+        self.values: list[int] | None = None  # the incumbent, by variable index
+        self.solves = 0
+
+    def run(self) -> Outcome:
+        """Solve the model as it stands, hinted with the incumbent; a solution becomes the incumbent."""
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = self.workers
+        solver.parameters.random_seed = SEED
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                return Outcome.UNKNOWN
+            solver.parameters.max_time_in_seconds = left
+        if self.values is not None:
+            self.hint(self.values)
+        self.solves += 1
+        outcome = _OUTCOME.get(solver.solve(self.nm.model), Outcome.UNKNOWN)
+        if outcome in (Outcome.OPTIMAL, Outcome.FEASIBLE):
+            self.values = list(solver.response_proto.solution)
+        return outcome
+
+    def hint(self, values: list[int]) -> None:
+        m = self.nm.model
+        m.clear_hints()
+        for lit in self.decision_literals():
+            m.add_hint(lit, values[lit.index])
+
+    def hint_picks(self, picks: set[tuple[int, int]], chosen: set[int]) -> None:
+        """Hint an allocation given as (slot position, device) picks and chosen slot positions."""
+        m = self.nm.model
+        m.clear_hints()
+        for position, lit in self.nm.chosen.items():
+            if (
+                not lit.proto.domain
+                or len(lit.proto.domain) != 2
+                or lit.proto.domain[0] != lit.proto.domain[1]
+            ):
+                m.add_hint(lit, position in chosen)
+        for key, lit in self.nm.use.items():
+            if not self.nm.facts.slots[key[0]].all_mode:
+                m.add_hint(lit, key in picks)
+
+    def decision_literals(self) -> list[Literal]:
+        nm = self.nm
+        lits = [lit for s, lit in ((s, nm.chosen[s.position]) for s in nm.facts.slots) if s.first_available]
+        lits += [lit for (position, _), lit in nm.use.items() if not nm.facts.slots[position].all_mode]
+        return lits
+
+    def value(self, lit: Literal) -> int:
+        assert self.values is not None
+        return self.values[lit.index]
