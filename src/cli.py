@@ -105,7 +105,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--claims", help="comma-separated claims ([namespace/]name) to allocate together, in order"
     )
-    p.add_argument("--engine", default="greedy", help="greedy (what Kubernetes does)")
+    p.add_argument(
+        "--engine",
+        default="greedy",
+        help="greedy (what Kubernetes does) or cpsat (exact, proves its answers)",
+    )
+    p.add_argument(
+        "--objective",
+        choices=["first-fit", "pack", "spread", "prefer-lower-alternatives"],
+        help="cpsat: which allocation to prefer (default first-fit, the one Kubernetes picks)",
+    )
+    p.add_argument(
+        "--dump-model",
+        metavar="FILE",
+        help="cpsat: write the CP-SAT model (text when FILE ends in .txt; further nodes numbered beside it)",
+    )
     p.add_argument(
         "--steps",
         type=int,
@@ -121,6 +135,35 @@ def build_parser() -> argparse.ArgumentParser:
         help="wall-clock budget for the whole run before answering unknown",
     )
     p.set_defaults(run=cmd_allocate)
+
+    p = verbs.add_parser(
+        "admit",
+        help="would the kubelet admit this pod, with which CPUs / NUMA nodes / memory?",
+        description="Admit pods on one node as the kubelet's CPU, memory and topology managers do "
+        "(without --pod: every pod bound to the node, in order).",
+    )
+    _common(p)
+    p.add_argument("--node", required=True, help="the node (its NodeTopology and KubeletConfiguration)")
+    p.add_argument("--pod", metavar="[NAMESPACE/]NAME", help="the pod to admit (default: the node's pods)")
+    p.add_argument("--cpu-manager-state", metavar="FILE", help="the kubelet's cpu_manager_state checkpoint")
+    p.add_argument("--memory-manager-state", metavar="FILE", help="the kubelet's memory_manager_state file")
+    p.add_argument("--engine", default="greedy", help="greedy (what the kubelet does)")
+    p.add_argument("--write-state", metavar="DIR", help="write the checkpoint files after admission into DIR")
+    p.set_defaults(run=cmd_admit)
+
+    p = verbs.add_parser(
+        "topology",
+        help="print the NodeTopology of a machine (Linux sysfs or cAdvisor machine info)",
+        description="Read a machine's CPU, NUMA, cache and memory layout and print it as a NodeTopology.",
+    )
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--from-sysfs", nargs="?", const="/", metavar="ROOT", help="read ROOT/sys/devices/system (default /)"
+    )
+    source.add_argument("--from-cadvisor", metavar="FILE", help="the kubelet's /spec machine info (JSON)")
+    p.add_argument("--name", help="metadata.name of the NodeTopology (default: the host name)")
+    p.add_argument("-o", "--output", choices=FORMATS, help="output format (yaml unless json)")
+    p.set_defaults(run=cmd_topology)
 
     p = verbs.add_parser("feature-gates", help="list the feature gates kubefit honours")
     p.set_defaults(run=cmd_feature_gates)
@@ -326,7 +369,8 @@ def cmd_allocate(args: argparse.Namespace) -> int:
     objects = load_valid(args, gates, api_problems_are_errors=False)
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
     built = build(objects, gates, args.node, claims)
-    engine = engines.get(args.engine)
+    options = {"objective": args.objective, "dump_model": args.dump_model}
+    engine = engines.get(args.engine, **{k: v for k, v in options.items() if v})
     engines.check_supported(engine, built.problem)
     solution = engine.solve(built.problem, engines.Budget(args.steps, args.time_limit))
     doc = render_list(built, solution)
@@ -361,6 +405,36 @@ def allocation_table(built: Any, solution: Any) -> str:
     text = table(["UNIT", "STATUS", "NODE", "CLAIM", "REQUEST", "DEVICE"], rows)
     messages = [f"{problem.units[o.unit].name}: {o.message}" for o in solution.units if o.message]
     return text + ("\n" + "\n".join(messages) + "\n" if messages else "")
+
+
+def cmd_admit(args: argparse.Namespace) -> int:
+    from .solver.node import engines as node_engines
+    from .solver.node.render import admission_table, render, write_state
+    from .translate.node.build import StateFiles, build
+
+    gates = _gates(args)
+    # A kubelet refuses to start with a configuration it does not accept: invalid input is an error.
+    objects = load_valid(args, gates)
+    engine = node_engines.get(args.engine)
+    files = StateFiles(args.cpu_manager_state, args.memory_manager_state)
+    problem = build(objects, gates, args.node, args.pod, files)
+    solution = engine.admit(problem)
+    emit(render(args.node, solution, single=args.pod is not None), _format(args), admission_table(solution))
+    if args.write_state:
+        for path in write_state(args.write_state, solution):
+            log.info("wrote %s", path)
+    return EXIT_OK if all(a.admitted for a in solution.reported) else EXIT_NO_FIT
+
+
+def cmd_topology(args: argparse.Namespace) -> int:
+    from .translate.node.sources import from_cadvisor, from_sysfs
+
+    if args.from_cadvisor:
+        doc = from_cadvisor(args.from_cadvisor, args.name)
+    else:
+        doc = from_sysfs(args.from_sysfs, args.name)
+    emit(doc, "json" if args.output == "json" else "yaml")
+    return EXIT_OK
 
 
 def cmd_feature_gates(args: argparse.Namespace) -> int:

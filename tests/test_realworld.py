@@ -18,6 +18,8 @@ from kubefit.translate.quantity import Quantity
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/realworld is not beside the checkout")
 
 EXAMPLES = examples() if CORPUS.is_dir() else []
+# cpsat's default objective is first-fit: the very allocation Kubernetes (and greedy) picks.
+ENGINES = ["greedy", "cpsat"]
 
 
 def _value(text: Any) -> Fraction:
@@ -38,15 +40,11 @@ def _result_matches(want: dict[str, Any], got: dict[str, Any]) -> bool:
     return True
 
 
-@pytest.fixture(scope="module")
-def corpus_answers() -> dict[Path, dict[str, Any]]:
-    return {example: answers(example) for example in EXAMPLES}
-
-
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: str(p.relative_to(CORPUS)))
-def test_example_ends_as_its_readme_says(example: Path, corpus_answers: dict[Path, dict[str, Any]]) -> None:
+def test_example_ends_as_its_readme_says(example: Path, engine: str) -> None:
     expect = yaml.safe_load((example / "expect.yaml").read_text(encoding="utf-8"))
-    got = corpus_answers[example]
+    got = answers(example, engine)
     for pod, want in expect["pods"].items():
         answer = got.get(pod)
         assert answer is not None, f"{pod}: kubefit did not see this pod"
@@ -54,7 +52,7 @@ def test_example_ends_as_its_readme_says(example: Path, corpus_answers: dict[Pat
         if not want["allocated"]:
             continue
         assert answer["node"] == want["node"]
-        # greedy is the allocator's first fit, so even first-fit names must match exactly
+        # both engines give the allocator's first fit, so even first-fit names must match exactly
         assert {k: sorted(v) for k, v in answer["devices"].items() if k in want["count"]} == {
             k: sorted(v) for k, v in want["devices"].items()
         }, pod
@@ -72,12 +70,13 @@ def test_example_ends_as_its_readme_says(example: Path, corpus_answers: dict[Pat
             assert answer["allocationConfigRequests"] == want["allocationConfigRequests"], pod
 
 
-def test_corpus_checker_accepts_the_answers(tmp_path: Path) -> None:
-    """The corpus's own checker, fed what `python tests/realworld.py` prints."""
+@pytest.mark.parametrize("engine", ENGINES)
+def test_corpus_checker_accepts_the_answers(tmp_path: Path, engine: str) -> None:
+    """The corpus's own checker, fed what `python tests/realworld.py --engine E` prints."""
     out = tmp_path / "answers.yaml"
     script = Path(__file__).with_name("realworld.py")
     with out.open("w", encoding="utf-8") as f:
-        subprocess.run([sys.executable, str(script)], stdout=f, check=True)
+        subprocess.run([sys.executable, str(script), "--engine", engine], stdout=f, check=True)
     check = subprocess.run(
         [sys.executable, str(CORPUS / "check.py"), "--actual", str(out)], capture_output=True, text=True
     )

@@ -29,6 +29,10 @@ RUNNER = SHARED / "bin" / "run-scenarios"
 AREAS = [
     (SHARED / "scenarios" / "dra", "greedy"),
     (HERE / "scenarios" / "dra", "greedy"),
+    (SHARED / "scenarios" / "dra", "cpsat"),
+    (HERE / "scenarios" / "dra", "cpsat"),
+    (SHARED / "scenarios" / "node", "greedy"),
+    (HERE / "scenarios" / "node", "greedy"),
 ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import KubefitError
 from .problem import Problem
@@ -62,6 +62,7 @@ ENGINE_FEATURES = frozenset(
 
 _ENGINES: dict[str, str] = {
     "greedy": "kubefit.solver.greedy:GreedyEngine",
+    "cpsat": "kubefit.solver.cpsat:CpsatEngine",
 }
 
 
@@ -69,14 +70,19 @@ def names() -> list[str]:
     return sorted(_ENGINES)
 
 
-def get(name: str) -> Engine:
-    """The engine registered under `name` (imported only when asked for)."""
+def get(name: str, **options: Any) -> Engine:
+    """The engine registered under `name` (imported only when asked for), made with `options`."""
     target = _ENGINES.get(name)
     if target is None:
         raise KubefitError(f"unknown engine {name!r} (available: {', '.join(names())})")
     module, _, attr = target.partition(":")
-    factory: Callable[[], Engine] = getattr(importlib.import_module(module), attr)
-    return factory()
+    factory: Callable[..., Engine] = getattr(importlib.import_module(module), attr)
+    try:
+        return factory(**options)
+    except TypeError:
+        if not options:
+            raise
+        raise KubefitError(f"engine {name} does not take {', '.join(sorted(options))}") from None
 
 
 def used_features(problem: Problem) -> frozenset[str]:

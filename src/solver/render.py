@@ -187,6 +187,7 @@ class Renderer:
             if terms is not None:
                 entry["nodeSelector"] = selector_dict(terms)
             status["allocation"] = entry
+            annotate(doc, next(u for u in self.solution.units if allocation in u.allocations))
         users = self.users(claim_id)
         if users and (allocation is not None or self.problem.claims[claim_id].allocated):
             reserved = doc.setdefault("status", {}).setdefault("reservedFor", [])
@@ -289,6 +290,7 @@ class Renderer:
             }
         if status:
             doc.setdefault("status", {}).update(status)
+        annotate(doc, outcome)
         return doc
 
     def node_allocatable_statuses(self, unit_id: int) -> list[dict[str, Any]]:
@@ -373,7 +375,7 @@ class Renderer:
         if outcome.status == Status.ERROR:
             message = f'running PreFilter/Filter plugin "DynamicResources": {message}'
         digest = hashlib.sha256(f"{unit.name}/{outcome.unit}".encode()).hexdigest()[:16]
-        return {
+        doc = {
             "apiVersion": "v1",
             "kind": "Event",
             "metadata": {"name": f"{involved['name']}.{digest}", "namespace": namespace or "default"},
@@ -383,6 +385,8 @@ class Renderer:
             "message": message,
             "source": {"component": "kubefit"},
         }
+        annotate(doc, outcome)
+        return doc
 
     def items(self) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
@@ -397,6 +401,24 @@ class Renderer:
             items += [self.pod_object(u.id) for u in self.problem.units]
         items += [self.event(o) for o in self.solution.units if o.status != Status.ALLOCATED]
         return items
+
+
+# What an engine that proves its answers (cpsat) says about the unit behind an object: its
+# Proof (optimal, feasible, infeasible, unknown) and, where greedy could not decide, who did and why.
+SOLVER_STATUS_ANNOTATION = "kubefit.io/solver-status"
+DECIDED_BY_ANNOTATION = "kubefit.io/decided-by"
+
+
+def annotate(doc: dict[str, Any], outcome: UnitOutcome) -> None:
+    notes = {}
+    if outcome.proof:
+        notes[SOLVER_STATUS_ANNOTATION] = outcome.proof
+    if outcome.decided_by:
+        notes[DECIDED_BY_ANNOTATION] = (
+            f"{outcome.decided_by}: {outcome.note}" if outcome.note else outcome.decided_by
+        )
+    if notes:
+        doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
 
 
 def _config_body(config: Any) -> dict[str, Any]:

@@ -163,7 +163,7 @@ def _solve_unit(
             state.charge(node, unit.requests)
             return UnitOutcome(unit.id, Status.ALLOCATED, node, nodes=tuple(nodes))
         if deadline is not None and time.monotonic() > deadline:
-            nodes.append(NodeOutcome(node, Status.UNKNOWN, "time budget exhausted"))
+            nodes.append(NodeOutcome(node, Status.UNKNOWN, "time limit reached"))
             continue
         answer = search(
             problem,
@@ -219,10 +219,13 @@ def _solve_unit(
     # A node-level error (invalid pools) only makes that node unschedulable, as in the scheduler.
     status = Status.UNKNOWN if any(n.status == Status.UNKNOWN for n in nodes) else Status.UNSATISFIABLE
     decided_by, note = _decided(deciders)
+    message = summary(unit, nodes)
+    if status == Status.UNKNOWN:
+        message = f"undecided, not a proof that it does not fit: {message}"
     return UnitOutcome(
         unit.id,
         status,
-        message=summary(unit, nodes),
+        message=message,
         nodes=tuple(nodes),
         steps=total_steps,
         decided_by=decided_by,

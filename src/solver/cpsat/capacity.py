@@ -20,7 +20,7 @@ def consumable_capacity(nm: NodeModel) -> None:
         existing = facts.in_use.shared_capacity.get(device.ref, {})
         for name, entry in device_capacity(device).items():
             left = entry.capacity.value - existing.get(name, Fraction(0))
-            terms = [(lit, s.consumed[d].get(name, Fraction(0))) for s, lit in uses]
+            terms = [(lit, s.consumed.get(d, {}).get(name, Fraction(0))) for s, lit in uses]
             terms = [(lit, amount) for lit, amount in terms if amount]
             if sum(amount for _, amount in terms) <= left:
                 continue

@@ -18,8 +18,8 @@ def device_counts(nm: NodeModel) -> None:
     All mode takes its whole frozen list, so one device it cannot take rules the slot out."""
     for s in nm.facts.slots:
         chosen = nm.chosen[s.position]
-        if s.impossible:
-            nm.model.add(chosen == 0)
+        if s.impossible or s.count > len(s.candidates):
+            nm.model.add(chosen == 0)  # also keeps absurd counts (up to MaxInt64) out of the arithmetic
         elif not s.all_mode:
             picks = [nm.use[(s.position, d)] for d in s.candidates]
             nm.model.add(sum(picks) == s.count * chosen)
@@ -33,6 +33,6 @@ def result_limit(nm: NodeModel) -> None:
         slots = [s for s in nm.facts.slots if s.claim == claim]
         largest: dict[int, int] = {}
         for s in slots:
-            largest[s.request] = max(largest.get(s.request, 0), s.count)
+            largest[s.request] = max(largest.get(s.request, 0), min(s.count, limit + 1))
         if sum(largest.values()) > limit:
-            nm.model.add(sum(s.count * nm.chosen[s.position] for s in slots) <= limit)
+            nm.model.add(sum(min(s.count, limit + 1) * nm.chosen[s.position] for s in slots) <= limit)

@@ -137,10 +137,14 @@ def gather(problem: Problem, view: NodeView, claims: Sequence[Claim], in_use: In
 def _exact_candidates(facts: NodeFacts, s: SlotFacts) -> None:
     """Devices of complete pools, in first-fit order, that pass every check a pick makes on its own."""
     for d in facts.rank:
-        if not _free(facts, s, d):
+        if not s.admin and facts.problem.devices[d].ref in facts.in_use.exclusive:
             continue  # the search skips it before evaluating anything
-        chosen = _selected(facts, s, d)
-        if chosen and _fits_capacity(facts, s, d) and _takeable(facts, s, d):
+        if (
+            _selected(facts, s, d)
+            and _fits_capacity(facts, s, d)
+            and _free(facts, s, d)
+            and _takeable(facts, s, d)
+        ):
             s.candidates.append(d)
 
 
@@ -149,7 +153,7 @@ def _all_candidates(facts: NodeFacts, s: SlotFacts, frozen: list[int]) -> None:
     s.candidates = list(frozen)
     s.impossible = not frozen
     for d in frozen:
-        if not (_free(facts, s, d) and _fits_capacity(facts, s, d) and _takeable(facts, s, d)):
+        if not (_fits_capacity(facts, s, d) and _free(facts, s, d) and _takeable(facts, s, d)):
             s.impossible = True
 
 

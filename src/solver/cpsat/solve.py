@@ -40,6 +40,7 @@ class Runner:
         self.deadline = deadline
         self.workers = workers
         self.values: list[int] | None = None  # the incumbent, by variable index
+        self.objective = 0  # the incumbent's objective value, when the run had an objective
         self.solves = 0
 
     def run(self) -> Outcome:
@@ -55,31 +56,32 @@ class Runner:
         if self.values is not None:
             self.hint(self.values)
         self.solves += 1
-        outcome = _OUTCOME.get(solver.solve(self.nm.model), Outcome.UNKNOWN)
+        status = solver.solve(self.nm.model)
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"cpsat built an invalid model: {self.nm.model.validate()}")
+        outcome = _OUTCOME.get(status, Outcome.UNKNOWN)
         if outcome in (Outcome.OPTIMAL, Outcome.FEASIBLE):
             self.values = list(solver.response_proto.solution)
+            self.objective = round(solver.objective_value)
         return outcome
 
     def hint(self, values: list[int]) -> None:
         m = self.nm.model
-        m.clear_hints()
+        m.clear_hints()  # type: ignore[no-untyped-call]
         for lit in self.decision_literals():
             m.add_hint(lit, values[lit.index])
 
-    def hint_picks(self, picks: set[tuple[int, int]], chosen: set[int]) -> None:
-        """Hint an allocation given as (slot position, device) picks and chosen slot positions."""
+    def hint_picks(self, picks: set[tuple[int, int]]) -> None:
+        """Hint an allocation given as (slot position, device) picks (greedy's answer)."""
         m = self.nm.model
-        m.clear_hints()
-        for position, lit in self.nm.chosen.items():
-            if (
-                not lit.proto.domain
-                or len(lit.proto.domain) != 2
-                or lit.proto.domain[0] != lit.proto.domain[1]
-            ):
-                m.add_hint(lit, position in chosen)
-        for key, lit in self.nm.use.items():
-            if not self.nm.facts.slots[key[0]].all_mode:
-                m.add_hint(lit, key in picks)
+        m.clear_hints()  # type: ignore[no-untyped-call]
+        positions = {position for position, _ in picks}
+        for s in self.nm.facts.slots:
+            if s.first_available:
+                m.add_hint(self.nm.chosen[s.position], s.position in positions)
+            if not s.all_mode:
+                for d in s.candidates:
+                    m.add_hint(self.nm.use[(s.position, d)], (s.position, d) in picks)
 
     def decision_literals(self) -> list[Literal]:
         nm = self.nm

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable
 
 from ..capacity import device_capacity
@@ -22,7 +23,7 @@ def identical_devices(nm: NodeModel) -> None:
             classes.setdefault(signature, []).append(d)
     for devices in classes.values():
         devices.sort(key=nm.facts.rank.__getitem__)
-        for a, b in zip(devices, devices[1:], strict=False):
+        for a, b in itertools.pairwise(devices):
             _lex_leader(nm, a, b)
 
 

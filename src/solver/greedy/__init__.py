@@ -47,7 +47,9 @@ def search_node(
         return NodeAnswer(Status.ERROR, message=str(e), steps=allocator.steps, per_node=e.per_node)
     except BudgetExceeded:
         return NodeAnswer(
-            Status.UNKNOWN, message=f"gave up after {allocator.steps} search steps", steps=allocator.steps
+            Status.UNKNOWN,
+            message=f"search stopped at its limit of {budget.steps} steps",
+            steps=allocator.steps,
         )
     if not done:
         return NodeAnswer(Status.UNSATISFIABLE, message="cannot allocate all claims", steps=allocator.steps)

@@ -65,13 +65,10 @@ class Admitter:
         if policy.topology_policy == "none":
             # No hints at all: every manager allocates as it sees fit.
             unaligned = Hint(None, False)
-            if self._pod_level(pod):
-                podlevel.allocate(self, pod, unaligned)
-                return None, {c.name: unaligned for c in pod.containers}
             for c in pod.containers:
                 self._allocate(pod, c, unaligned)
             return None, {c.name: unaligned for c in pod.containers}
-        if policy.topology_policy != "none" and policy.topology_scope == "pod":
+        if policy.topology_scope == "pod":
             best = self._merge(self._pod_providers(pod))
             if self._pod_level(pod):
                 podlevel.allocate(self, pod, best)
@@ -105,6 +102,8 @@ class Admitter:
         ]
 
     def _pod_providers(self, pod: PodFacts) -> list[ProviderHints]:
+        cpu: ProviderHints
+        memory: ProviderHints
         if self._pod_level(pod):
             cpu = podlevel.cpu_hints(self, pod)
             memory = podlevel.memory_hints(self, pod)
@@ -180,7 +179,8 @@ def _none_cpu_state(problem: NodeProblem) -> CPUAssignments:
     given = problem.cpu_state
     if given is not None and given.policy not in ("", "none"):
         raise InputError(
-            f'cpu_manager_state: configured policy "none" differs from state checkpoint policy "{given.policy}"'
+            'cpu_manager_state: configured policy "none" differs from state checkpoint policy '
+            f'"{given.policy}"'
         )
     return CPUAssignments("none", set())
 

@@ -8,7 +8,7 @@ from ....translate.cpuset import format_cpuset
 from .. import bitmask
 from ..admission import SMTAlignmentError, UnexpectedAdmissionError
 from ..bitmask import Hint
-from ..problem import APP, INIT, CPUSet, CPUState, ContainerFacts, KubeletPolicy, PodFacts
+from ..problem import APP, INIT, ContainerFacts, CPUSet, CPUState, KubeletPolicy, PodFacts
 from ..topology import CPUTopology
 from .accumulator import NotEnoughCPUs
 from .cpu_distributed import take_distributed
@@ -59,8 +59,8 @@ class StaticCPUPolicy:
         """The state the policy starts from, validated as the kubelet does before it runs."""
         strict = self.policy.option("strict-cpu-reservation")
         if given is None or (not given.default and not given.entries and not given.pod_entries):
-            default = set(self.topo.all - self.reserved) if strict else set(self.topo.all)
-            return CPUAssignments("static", default)
+            initial = self.topo.all - self.reserved if strict else self.topo.all
+            return CPUAssignments("static", set(initial))
         state = CPUAssignments.of(given)
         problems = []
         if given.policy != "static":
@@ -80,7 +80,7 @@ class StaticCPUPolicy:
                 f'not all reserved cpus: "{format_cpuset(self.reserved)}" are present in defaultCpuSet: '
                 f'"{format_cpuset(default)}"'
             )
-        total = set(default)
+        total: set[int] = set(default)
         for uid, containers in state.entries.items():
             for name, cpus in containers.items():
                 if cpus & default:

@@ -97,8 +97,8 @@ class StaticMemoryPolicy:
             table = node.memory.get(block.resource)
             if table is None:
                 raise InputError(
-                    f"memory_manager_state: (pod: {uid}, container: {name}) the memory assignment uses memory "
-                    "resource that does not exist"
+                    f"memory_manager_state: (pod: {uid}, container: {name}) the memory assignment uses "
+                    "memory resource that does not exist"
                 )
             remaining = _consume(table, remaining)
 
@@ -171,9 +171,10 @@ class StaticMemoryPolicy:
             if single and len(machine[nodes[0]].cells) > 1:
                 return  # grouped with other nodes: cannot serve a single-NUMA allocation
             for n in nodes:
-                if not single and machine[n].assignments > 0:
-                    if len(machine[n].cells) == 1 or sorted(machine[n].cells) != nodes:
-                        return
+                # A node already used alone, or in another group, cannot join this group.
+                used = not single and machine[n].assignments > 0
+                if used and (len(machine[n].cells) == 1 or sorted(machine[n].cells) != nodes):
+                    return
             for resource, size in requested.items():
                 free = sum(_table(machine, n, resource).free for n in nodes)
                 if free + self._reusable(pod.uid, mask, resource) < size:
@@ -346,8 +347,9 @@ def find_best(hints: list[Hint]) -> Hint:
     for h in hints:
         if best is None or best.mask is None:
             best = h
-        elif h.preferred and not best.preferred:
-            best = h
-        elif h.preferred == best.preferred and h.mask is not None and bitmask.narrower(h.mask, best.mask):
+            continue
+        more_preferred = h.preferred and not best.preferred
+        same = h.preferred == best.preferred
+        if more_preferred or (same and h.mask is not None and bitmask.narrower(h.mask, best.mask)):
             best = h
     return best or Hint(None, False)

@@ -1,0 +1,43 @@
+"""Node engines by name. Every engine answers the same question (which pods the kubelet admits,
+with which CPUs, NUMA nodes and memory); an engine not built yet is an explicit error."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Protocol
+
+from ...errors import KubefitError
+from .problem import NodeProblem
+from .solution import NodeSolution
+
+
+class NodeEngine(Protocol):
+    name: str
+
+    def admit(self, problem: NodeProblem) -> NodeSolution: ...
+
+
+_ENGINES: dict[str, str] = {
+    "greedy": "kubefit.solver.node.greedy:GreedyNodeEngine",
+}
+# Engines of the DRA side that do not model the kubelet's managers yet.
+_PLANNED = ("cpsat", "asp")
+
+
+def names() -> list[str]:
+    return sorted(_ENGINES)
+
+
+def get(name: str) -> NodeEngine:
+    target = _ENGINES.get(name)
+    if target is None:
+        if name in _PLANNED:
+            raise KubefitError(
+                f"engine {name} does not support node admission (the kubelet's CPU, memory and topology "
+                f"managers) yet; try --engine greedy"
+            )
+        raise KubefitError(f"unknown engine {name!r} (available for admit: {', '.join(names())})")
+    module, _, attr = target.partition(":")
+    factory: Callable[[], NodeEngine] = getattr(importlib.import_module(module), attr)
+    return factory()

@@ -1,0 +1,103 @@
+"""Admissions as kubefit prints them: the Admission object (one pod), a List of them, a table, and
+the checkpoint files the kubelet would leave behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...output import table
+from ...translate.cpuset import format_cpuset
+from ...translate.node.checkpoint import CPU_FILE, MEMORY_FILE, write_cpu_state, write_memory_state
+from ...translate.quantity import Format, Quantity
+from .problem import Block
+from .solution import NodeSolution, PodAdmission
+
+API_VERSION = "kubefit.io/v1alpha1"
+
+
+def _size(size: int) -> str:
+    return str(Quantity.from_int(size, Format.BINARY_SI))
+
+
+def _block(b: Block) -> dict[str, Any]:
+    return {"resource": b.resource, "size": _size(b.size), "numaAffinity": list(b.numa)}
+
+
+def admission_doc(node: str, a: PodAdmission) -> dict[str, Any]:
+    return {
+        "apiVersion": API_VERSION,
+        "kind": "Admission",
+        "node": node,
+        "pod": a.pod.ref,
+        "admitted": a.admitted,
+        "reason": a.reason,
+        "message": a.message,
+        "numaAffinity": list(a.numa_affinity) if a.numa_affinity is not None else None,
+        "podCpus": format_cpuset(a.pod_cpus),
+        "defaultCpuSet": format_cpuset(a.default_cpus),
+        "containers": [
+            {
+                "name": c.name,
+                "cpus": format_cpuset(c.cpus),
+                "exclusive": c.exclusive,
+                "numaAffinity": list(c.numa_affinity) if c.numa_affinity is not None else None,
+                "memory": [_block(b) for b in c.memory],
+            }
+            for c in a.containers
+        ],
+    }
+
+
+def render(node: str, solution: NodeSolution, single: bool) -> dict[str, Any]:
+    docs = [admission_doc(node, a) for a in solution.reported]
+    if single and len(docs) == 1:
+        return docs[0]
+    return {"apiVersion": "v1", "kind": "List", "items": docs}
+
+
+def _nodes(nodes: tuple[int, ...] | None) -> str:
+    return "any" if nodes is None else ",".join(map(str, nodes)) or "-"
+
+
+def admission_table(solution: NodeSolution) -> str:
+    rows = []
+    notes = []
+    for a in solution.reported:
+        if not a.admitted:
+            rows.append([a.pod.ref, "-", "rejected", "-", "-", "-"])
+            notes.append(f"{a.pod.ref}: {a.reason}: {a.message}")
+            continue
+        for c in a.containers:
+            memory = ", ".join(f"{b.resource} {_size(b.size)} on {_nodes(b.numa)}" for b in c.memory) or "-"
+            kind = "exclusive" if c.exclusive else "shared"
+            rows.append(
+                [
+                    a.pod.ref,
+                    c.name,
+                    "admitted",
+                    f"{format_cpuset(c.cpus)} ({kind})",
+                    _nodes(c.numa_affinity),
+                    memory,
+                ]
+            )
+    text = table(["POD", "CONTAINER", "STATUS", "CPUS", "NUMA", "MEMORY"], rows)
+    if solution.reported:
+        last = solution.reported[-1]
+        text += f"\nshared pool: {format_cpuset(last.default_cpus) or '-'}\n"
+    return text + ("\n" + "\n".join(notes) + "\n" if notes else "")
+
+
+def write_state(directory: str, solution: NodeSolution) -> list[str]:
+    """Write cpu_manager_state and memory_manager_state into `directory`; the paths written."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in (
+        (CPU_FILE, write_cpu_state(solution.cpu_state)),
+        (MEMORY_FILE, write_memory_state(solution.memory_state)),
+    ):
+        path = out / name
+        path.write_text(text, encoding="utf-8")
+        written.append(str(path))
+    return written

@@ -1,0 +1,196 @@
+"""Pods as the kubelet's managers see them: QoS class, containers in allocation order (init
+containers and sidecars first), their CPU / memory / huge page requests, and the NUMA nodes of the
+devices their claims were allocated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...features import FeatureGates
+from ...solver.node.problem import APP, INIT, SIDECAR, ContainerFacts, DeviceGroup, PodFacts
+from ..objects import KubeObject, ObjectSet
+from ..quantity import Quantity
+
+QOS_RESOURCES = ("cpu", "memory")
+NUMA_ATTRIBUTE = "resource.kubernetes.io/numaNode"
+
+
+def _quantity(value: Any) -> Quantity | None:
+    try:
+        return Quantity.parse(str(value))
+    except ValueError:
+        return None
+
+
+def _requests_limits(resources: Any) -> tuple[dict[str, Quantity], dict[str, Quantity]]:
+    """Requests and limits, with a missing request defaulted to the limit (API defaulting)."""
+    if resources is None:
+        return {}, {}
+    limits = {k: q for k, v in (resources.limits or {}).items() if (q := _quantity(v)) is not None}
+    requests = {k: q for k, v in (resources.requests or {}).items() if (q := _quantity(v)) is not None}
+    for name, q in limits.items():
+        requests.setdefault(name, q)
+    return requests, limits
+
+
+def qos_class(pod: Any, pod_level: bool) -> str:
+    """v1qos.ComputePodQOS: sums of the requests and limits of cpu and memory."""
+    requests: dict[str, Quantity] = {}
+    limits: dict[str, Quantity] = {}
+    guaranteed = True
+    spec = pod.spec
+    if pod_level and spec.resources is not None and (spec.resources.requests or spec.resources.limits):
+        sources = [(spec.resources, bool(spec.resources.limits))]
+    else:
+        containers = [*(spec.containers or ()), *(spec.init_containers or ())]
+        sources = [(c.resources, True) for c in containers]
+    for resources, check_limits in sources:
+        req, lim = _requests_limits(resources)
+        _add(requests, req)
+        found = _add(limits, lim)
+        # A pod-level stanza without limits leaves the decision to the counts below.
+        if check_limits and not found >= set(QOS_RESOURCES):
+            guaranteed = False
+    if not requests and not limits:
+        return "BestEffort"
+    if guaranteed and any(name not in limits or limits[name].cmp(q) != 0 for name, q in requests.items()):
+        guaranteed = False
+    return "Guaranteed" if guaranteed and len(requests) == len(limits) else "Burstable"
+
+
+def _add(into: dict[str, Quantity], more: dict[str, Quantity]) -> set[str]:
+    found = set()
+    for name, q in more.items():
+        if name in QOS_RESOURCES and q.sign() > 0:
+            found.add(name)
+            into[name] = into[name] + q if name in into else q
+    return found
+
+
+def _memory(requests: dict[str, Quantity]) -> tuple[tuple[str, int], ...]:
+    return tuple(
+        sorted(
+            (name, q.value())
+            for name, q in requests.items()
+            if name == "memory" or name.startswith("hugepages-")
+        )
+    )
+
+
+def _own_guaranteed(requests: dict[str, Quantity], limits: dict[str, Quantity]) -> bool:
+    return all(
+        name in limits and limits[name].sign() > 0 and requests.get(name) == limits[name]
+        for name in QOS_RESOURCES
+    )
+
+
+def pod_facts(
+    obj: KubeObject, objects: ObjectSet, gates: FeatureGates, pod_level_gate: bool, report: bool
+) -> PodFacts:
+    pod: Any = obj.model
+    spec = pod.spec
+    meta = pod.metadata
+    sidecars_on = gates.enabled("SidecarContainers")
+    claims = _claim_devices(pod, obj.namespace, objects)
+    containers = []
+    listed = [(c, INIT) for c in spec.init_containers or ()] + [(c, APP) for c in spec.containers or ()]
+    for c, kind in listed:
+        if kind == INIT and sidecars_on and c.restart_policy == "Always":
+            kind = SIDECAR
+        requests, limits = _requests_limits(c.resources)
+        cpu = requests.get("cpu")
+        cpu_limit = limits.get("cpu")
+        refs = (c.resources.claims if c.resources is not None else None) or ()
+        groups = []
+        for ref in refs:
+            devices = claims.get(ref.name, {})
+            wanted = [
+                d for request, d in devices.items() if not ref.request or request.split("/")[0] == ref.request
+            ]
+            if wanted:
+                groups.append(
+                    DeviceGroup(f"claim/{obj.namespace}/{ref.name}", tuple(n for d in wanted for n in d))
+                )
+        containers.append(
+            ContainerFacts(
+                name=c.name,
+                kind=kind,
+                cpu_request=cpu.milli_value() if cpu is not None else None,
+                cpu_limit=cpu_limit.milli_value() if cpu_limit is not None else None,
+                memory=_memory(requests),
+                own_guaranteed=_own_guaranteed(requests, limits),
+                devices=tuple(groups),
+            )
+        )
+    pod_cpu = None
+    pod_memory: tuple[tuple[str, int], ...] = ()
+    level = (
+        pod_level_gate
+        and spec.resources is not None
+        and bool(spec.resources.requests or spec.resources.limits)
+    )
+    if level:
+        requests, _ = _requests_limits(spec.resources)
+        cpu = requests.get("cpu")
+        pod_cpu = cpu.milli_value() if cpu is not None else None
+        pod_memory = _memory(requests)
+        if pod_cpu is None and not pod_memory:
+            level = False
+    uid = (meta.uid if meta is not None else None) or f"{obj.namespace}/{obj.name}"
+    return PodFacts(
+        uid=uid,
+        namespace=obj.namespace,
+        name=obj.name,
+        qos=qos_class(pod, pod_level_gate),
+        containers=tuple(containers),
+        pod_cpu_request=pod_cpu if level else None,
+        pod_memory=pod_memory if level else (),
+        report=report,
+    )
+
+
+def _claim_devices(
+    pod: Any, namespace: str, objects: ObjectSet
+) -> dict[str, dict[str, list[frozenset[int]]]]:
+    """Pod claim name -> request -> the NUMA nodes of each device allocated for it."""
+    spec = pod.spec
+    generated = {
+        s.name: s.resource_claim_name
+        for s in ((pod.status.resource_claim_statuses if pod.status is not None else None) or ())
+    }
+    numa_of = _device_numa(objects)
+    out: dict[str, dict[str, list[frozenset[int]]]] = {}
+    for ref in spec.resource_claims or ():
+        claim_name = ref.resource_claim_name or generated.get(ref.name)
+        if not claim_name:
+            continue
+        claim = objects.get("ResourceClaim", claim_name, namespace)
+        model: Any = claim.model if claim is not None else None
+        allocation = model.status.allocation if model is not None and model.status is not None else None
+        results = (
+            allocation.devices.results if allocation is not None and allocation.devices else None
+        ) or ()
+        per_request = out.setdefault(ref.name, {})
+        for r in results:
+            per_request.setdefault(r.request, []).append(
+                numa_of.get((r.driver, r.pool, r.device), frozenset())
+            )
+    return out
+
+
+def _device_numa(objects: ObjectSet) -> dict[tuple[str, str, str], frozenset[int]]:
+    out: dict[tuple[str, str, str], frozenset[int]] = {}
+    for obj in objects.of_kind("ResourceSlice"):
+        spec: Any = getattr(obj.model, "spec", None)
+        if spec is None:
+            continue
+        for device in spec.devices or ():
+            attribute = (device.attributes or {}).get(NUMA_ATTRIBUTE)
+            value = getattr(attribute, "int", None) if attribute is not None else None
+            if value is None and attribute is not None:
+                ints = getattr(attribute, "ints", None)
+                nodes = frozenset(int(v) for v in ints or ())
+            else:
+                nodes = frozenset() if value is None else frozenset({int(value)})
+            out[(spec.driver, spec.pool.name, device.name)] = nodes
+    return out

@@ -1,0 +1,90 @@
+"""Reading the CPU and memory layout from Linux sysfs (`/sys/devices/system/{cpu,node}`), as
+cAdvisor does for the kubelet: online CPUs with their core and package ids, the L3 cache each
+shares (its `id`, or failing that the first CPU sharing it), NUMA nodes with their CPUs, MemTotal,
+huge pages and distances."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ...errors import InputError
+from ..cpuset import parse_cpuset
+from .sources import RawCPU, RawNode
+
+
+def _text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _int(path: Path) -> int | None:
+    text = _text(path)
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _numbered(directory: Path, prefix: str) -> list[tuple[int, Path]]:
+    if not directory.is_dir():
+        return []
+    pattern = re.compile(rf"{prefix}(\d+)$")
+    found = [(int(m.group(1)), p) for p in directory.iterdir() if (m := pattern.match(p.name))]
+    return sorted(found)
+
+
+def _l3_id(cpu_dir: Path) -> int | None:
+    for _, index in _numbered(cpu_dir / "cache", "index"):
+        if _int(index / "level") != 3:
+            continue
+        ident = _int(index / "id")
+        if ident is not None:
+            return ident
+        shared = _text(index / "shared_cpu_list")
+        if shared:
+            # Older kernels have no cache id: name the cache after the first CPU sharing it.
+            return min(parse_cpuset(shared))
+    return None
+
+
+def read_sysfs(root: str) -> tuple[list[RawCPU], list[RawNode]]:
+    system = Path(root) / "sys" / "devices" / "system"
+    cpu_root = system / "cpu"
+    if not cpu_root.is_dir():
+        raise InputError(f"--from-sysfs {root}: no {cpu_root} directory")
+    online_text = _text(cpu_root / "online")
+    cpu_dirs = dict(_numbered(cpu_root, "cpu"))
+    online = parse_cpuset(online_text) if online_text else frozenset(cpu_dirs)
+    numa_of: dict[int, int] = {}
+    nodes: list[RawNode] = []
+    for numa, node_dir in _numbered(system / "node", "node"):
+        for cpu in parse_cpuset(_text(node_dir / "cpulist") or ""):
+            numa_of[cpu] = numa
+        node = RawNode(numa)
+        for line in (_text(node_dir / "meminfo") or "").splitlines():
+            m = re.match(rf"Node {numa} MemTotal:\s+(\d+) kB", line)
+            if m:
+                node.memory = int(m.group(1)) * 1024
+        for size_dir in sorted((node_dir / "hugepages").glob("hugepages-*kB")):
+            size = re.match(r"hugepages-(\d+)kB", size_dir.name)
+            pages = _int(size_dir / "nr_hugepages")
+            if size and pages is not None:
+                node.hugepages[int(size.group(1))] = pages
+        node.distances = [int(d) for d in (_text(node_dir / "distance") or "").split()]
+        nodes.append(node)
+    cpus = []
+    for cpu in sorted(online):
+        cpu_dir = cpu_dirs.get(cpu, cpu_root / f"cpu{cpu}")
+        topology = cpu_dir / "topology"
+        core = _int(topology / "core_id")
+        package = _int(topology / "physical_package_id")
+        if core is None or package is None:
+            raise InputError(f"--from-sysfs {root}: {topology}: no core_id or physical_package_id")
+        die = _int(topology / "die_id")
+        cpus.append(RawCPU(cpu, (die, core), max(package, 0), numa_of.get(cpu, 0), _l3_id(cpu_dir)))
+    if not cpus:
+        raise InputError(f"--from-sysfs {root}: no online CPU found under {cpu_root}")
+    return cpus, nodes
