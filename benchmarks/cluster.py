@@ -501,7 +501,7 @@ def generate(nodes: int = 500, seed: int = 1, busy: float = 0.3) -> Cluster:
         name = f"node-{i:04d}"
         types[name] = pool
         docs.append(node_doc(name, t, f"us-east-1{'abc'[i % 3]}"))
-        uuids = [f"GPU-{uuid.UUID(int=rng.getrandbits(128), version=4)}" for _ in range(GPUS_PER_NODE)]
+        uuids = [f"GPU-{_uid(rng)}" for _ in range(GPUS_PER_NODE)]
         docs += partitionable_gpus(name, t, uuids) if t.partitionable else plain_gpus(name, t, uuids)
         if t.nics:
             docs += nics(name)

@@ -90,6 +90,14 @@ def test_greedy_places_every_kind_of_pod_and_respects_what_is_already_in_use(
                     assert (device.driver, device.pool, device.name) not in taken
 
 
+def test_the_loaded_cluster_can_be_shared_because_building_a_problem_leaves_it_unchanged(
+    gen: ModuleType, small: Any
+) -> None:
+    objects = small.objects(*gen.pods("gpu-nic", 2))
+    assert build(objects).problem == build(objects).problem
+    assert [o.raw for o in small.base()] == [o.raw for o in gen.load_docs(small.docs)]
+
+
 def test_the_written_cluster_is_what_kubefit_validate_accepts(gen: ModuleType, tmp_path: Path) -> None:
     cluster = gen.generate(3)
     gen.write(str(tmp_path / "yaml"), cluster, gen.pods("gpu", 1))
@@ -98,17 +106,24 @@ def test_the_written_cluster_is_what_kubefit_validate_accepts(gen: ModuleType, t
     assert kubefit(["validate", "-f", str(tmp_path / "json"), "-o", "json"]) == 0
 
 
-@pytest.mark.parametrize(
-    "script, args",
-    [
-        ("cluster.py", ["--nodes", "3", "--pods", "gpu:2", "--claims", "mig-1g"]),
-        ("cel_selectors.py", ["--sizes", "10", "--repeat", "1"]),
-        ("greedy_allocate.py", ["--nodes", "3", "--pods", "2", "--repeat", "1"]),
-    ],
-)
-def test_each_benchmark_script_runs_on_a_tiny_size(script: str, args: list[str]) -> None:
+# Every script in benchmarks/ with arguments that make it finish in seconds.
+TINY = {
+    "cluster.py": ["--nodes", "3", "--pods", "gpu:2", "--claims", "mig-1g"],
+    "cel_selectors.py": ["--sizes", "10", "--repeat", "1"],
+    "greedy_allocate.py": ["--nodes", "3", "--pods", "2", "--repeat", "1"],
+    "cpsat_scaling.py": ["--sizes", "10", "--steps", "10000"],
+    "cpsat_allocate.py": ["--nodes", "3", "--repeat", "1"],
+}
+
+
+def test_every_benchmark_script_has_a_tiny_run_here() -> None:
+    assert sorted(p.name for p in BENCHMARKS.glob("*.py")) == sorted(TINY)
+
+
+@pytest.mark.parametrize("script", sorted(TINY))
+def test_each_benchmark_script_runs_on_a_tiny_size(script: str) -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True, timeout=300
+        [sys.executable, str(BENCHMARKS / script), *TINY[script]], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip()

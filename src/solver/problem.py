@@ -14,7 +14,7 @@ Vocabulary (as in the structured allocator):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -316,6 +316,50 @@ SlotKey = tuple[int, int, int]  # (claim id, request index, subrequest index; 0 
 # The outcome of the class and request selectors for one slot and device: True, False, or the
 # error message the scheduler would return when it evaluates them.
 Selectable = bool | str
+
+
+class SelectableTable(Mapping[tuple[SlotKey, int], Selectable]):
+    """(slot, device) -> Selectable, stored once per distinct selector set: the claims a template
+    generates, or any requests with the same class and selectors, share one column of outcomes.
+    A request selector's error names its claim, so that part is worded on lookup."""
+
+    def __init__(self) -> None:
+        self.columns: list[dict[int, Selectable | tuple[str]]] = []
+        self.slots: dict[SlotKey, tuple[int, str]] = {}  # slot -> (column, claim ref)
+
+    def column(self, outcomes: dict[int, Selectable | tuple[str]]) -> int:
+        self.columns.append(outcomes)
+        return len(self.columns) - 1
+
+    def bind(self, key: SlotKey, column: int, claim_ref: str) -> None:
+        self.slots[key] = (column, claim_ref)
+
+    @staticmethod
+    def _word(value: Selectable | tuple[str], claim_ref: str) -> Selectable:
+        # A 1-tuple is a request selector's error without its "claim <ref>" prefix.
+        return f"claim {claim_ref}: {value[0]}" if isinstance(value, tuple) else value
+
+    def __getitem__(self, item: tuple[SlotKey, int]) -> Selectable:
+        key, d = item
+        column, ref = self.slots[key]
+        return self._word(self.columns[column][d], ref)
+
+    def __iter__(self) -> Iterator[tuple[SlotKey, int]]:
+        for key, (column, _) in self.slots.items():
+            for d in self.columns[column]:
+                yield key, d
+
+    def __len__(self) -> int:
+        return sum(len(self.columns[column]) for column, _ in self.slots.values())
+
+    def of_slot(self, key: SlotKey) -> Iterator[tuple[int, Selectable]]:
+        """The devices listed for one slot, with their outcomes."""
+        entry = self.slots.get(key)
+        if entry is None:
+            return
+        column, ref = entry
+        for d, value in self.columns[column].items():
+            yield d, self._word(value, ref)
 
 
 @dataclass(frozen=True)

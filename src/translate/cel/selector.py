@@ -13,7 +13,7 @@ import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...errors import CelCompileError, CelRuntimeError
 from . import ast
@@ -35,9 +35,9 @@ MAX_EXPRESSION_LENGTH = 10 * 1024
 _HINT = ". Consider using CEL optional chaining (?), has() macro, or orValue() for optional fields"
 
 
-@dataclass(frozen=True)
-class AttributeValue:
-    """A device attribute as the API gives it: exactly one of these should be set."""
+class AttributeValue(NamedTuple):
+    """A device attribute as the API gives it: exactly one of these should be set. (A tuple: large
+    clusters publish hundreds of thousands of attributes, and tuples are cheap to build.)"""
 
     int: builtins.int | None = None
     bool: builtins.bool | None = None
@@ -52,8 +52,10 @@ class AttributeValue:
     def of(cls, model: Any) -> AttributeValue:
         """From a client model (V1DeviceAttribute) or a plain mapping."""
 
-        def get(name: str) -> Any:
-            return model.get(name) if isinstance(model, Mapping) else getattr(model, name, None)
+        # A pydantic model keeps its fields in __dict__: reading that is far cheaper than getattr on
+        # 8 names for each of the hundreds of thousands of attributes a large cluster publishes.
+        fields: Mapping[str, Any] = model if isinstance(model, Mapping) else vars(model)
+        get = fields.get
 
         def seq(name: str) -> tuple[Any, ...] | None:
             value = get(name)
@@ -79,6 +81,8 @@ class DeviceInput:
     attributes: Mapping[str, AttributeValue] = field(default_factory=dict)
     capacity: Mapping[str, str] = field(default_factory=dict)  # name -> quantity text
     allow_multiple_allocations: bool | None = None
+    # device_problem per feature set: it depends on the device alone, and every evaluation asks.
+    problems: dict[Any, CelRuntimeError | None] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, driver: str, device: Any) -> DeviceInput:
@@ -276,14 +280,19 @@ def _hidden(attr: AttributeValue, features: Features) -> bool:
 
 def device_problem(device: DeviceInput, features: Features) -> CelRuntimeError | None:
     """The error every selector gets on this device (an attribute CEL cannot represent), if any."""
+    if features in device.problems:
+        return device.problems[features]
+    found = None
     for name, attr in device.attributes.items():
         if _hidden(attr, features):
             continue
         try:
             _checked_attribute(name, attr, features)
         except CelRuntimeError as e:
-            return e
-    return None
+            found = e
+            break
+    device.problems[features] = found
+    return found
 
 
 @lru_cache(maxsize=65536)

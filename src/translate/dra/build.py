@@ -110,6 +110,7 @@ def build(
         "DeviceTaintRules" in features,
         "DeviceTaints" in features,
         "NodeAllocatableResources" in features,
+        node,
     )
     views: dict[str, NodeView] = {name: gather(nodes[name], table, features) for name in node_names}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ...solver.problem import (
@@ -23,14 +24,20 @@ from ...solver.problem import (
     Placement,
     Taint,
 )
-from ..cel.selector import DeviceInput
+from ..cel.selector import AttributeValue, DeviceInput
 from ..objects import KubeObject, ObjectSet
 from ..quantity import Quantity
 from .node_allocatable import device_node_allocatable
 
 
-def quantity(text: Any) -> Fraction:
+@lru_cache(maxsize=4096)
+def _quantity(text: str) -> Fraction:
     return Quantity.parse(text).as_fraction()
+
+
+def quantity(text: Any) -> Fraction:
+    # Slices repeat the same few capacity and counter values thousands of times.
+    return _quantity(str(text))
 
 
 @dataclass(frozen=True)
@@ -53,20 +60,29 @@ class SliceInfo:
 
 
 def attr_value(attr: Any) -> AttrValue:
-    """A V1DeviceAttribute as a typed value (one kind; a list only with the list fields)."""
-    for kind, scalar, plural in (
-        ("int", "int", "ints"),
-        ("bool", "bool", "bools"),
-        ("string", "string", "strings"),
-        ("version", "version", "versions"),
-    ):
-        value = getattr(attr, scalar, None)
-        if value is not None:
-            return AttrValue(kind, (value,))  # type: ignore[arg-type]
-        values = getattr(attr, plural, None)
-        if values:
-            return AttrValue(kind, tuple(values), is_list=True)  # type: ignore[arg-type]
+    """A V1DeviceAttribute (or its CEL view) as a typed value (one kind; a list only with the list
+    fields)."""
+    return _typed(attr if isinstance(attr, AttributeValue) else AttributeValue.of(attr))
+
+
+@lru_cache(maxsize=65536)
+def _typed(value: AttributeValue) -> AttrValue:
+    for kind, scalar, plural in _KINDS:
+        one = getattr(value, scalar)
+        if one is not None:
+            return AttrValue(kind, (one,))  # type: ignore[arg-type]
+        many = getattr(value, plural)
+        if many:
+            return AttrValue(kind, tuple(many), is_list=True)  # type: ignore[arg-type]
     return AttrValue(None, ())
+
+
+_KINDS = (
+    ("int", "int", "ints"),
+    ("bool", "bool", "bools"),
+    ("string", "string", "strings"),
+    ("version", "version", "versions"),
+)
 
 
 def capacity_policy(policy: Any) -> CapacityPolicy | None:
@@ -130,15 +146,47 @@ class DeviceTable:
     devices: list[Device]
     inputs: list[DeviceInput]  # the CEL view, by device id
     slices: list[SliceInfo]
+    _by_node: dict[str, list[SliceInfo]] | None = None
+
+    def near(self, node: str) -> list[SliceInfo]:
+        """The slices published for `node` or for no node in particular, in table order."""
+        if self._by_node is None:
+            self._by_node = {}
+            for s in self.slices:
+                self._by_node.setdefault(s.placement.node_name, []).append(s)
+        mine = self._by_node.get(node, []) if node else []
+        shared = self._by_node.get("", [])
+        # the table is in slice-name order; keep it
+        return sorted([*mine, *shared], key=lambda s: s.name) if mine and shared else [*mine, *shared]
+
+
+def _pools_near(slices: Sequence[KubeObject], node: str) -> set[tuple[str, str]]:
+    """The pools with a slice the node could see: published for it or for no node in particular."""
+    out = set()
+    for obj in slices:
+        spec = obj.model.spec  # type: ignore[attr-defined]
+        if not spec.node_name or spec.node_name == node:
+            out.add((spec.driver, spec.pool.name))
+    return out
 
 
 def build_devices(
-    objects: ObjectSet, taint_rules: bool, device_taints: bool, node_allocatable: bool = True
+    objects: ObjectSet,
+    taint_rules: bool,
+    device_taints: bool,
+    node_allocatable: bool = True,
+    node: str | None = None,
 ) -> DeviceTable:
-    """Every device of every slice (every generation: a node may still settle on an older one)."""
+    """Every device of every slice (every generation: a node may still settle on an older one); with
+    `node`, only the pools that node could use (all their slices: completeness and counter sets are
+    pool-wide)."""
     rules = objects.of_kind("DeviceTaintRule") if taint_rules and device_taints else []
     table = DeviceTable([], [], [])
-    for obj in sorted(objects.of_kind("ResourceSlice"), key=lambda o: o.name):
+    slices = objects.of_kind("ResourceSlice")
+    if node is not None:
+        near = _pools_near(slices, node)
+        slices = [o for o in slices if (o.model.spec.driver, o.model.spec.pool.name) in near]  # type: ignore[attr-defined]
+    for obj in sorted(slices, key=lambda o: o.name):
         spec = obj.model.spec  # type: ignore[attr-defined]
         per_device = bool(spec.per_device_node_selection)
         skip = tuple(spec.skip_node_operations or ())
@@ -156,6 +204,7 @@ def build_devices(
                 for c in device.consumes_counters or ()
             )
             grouped = grouped or any(c.groups for c in consumes)
+            cel = DeviceInput.of(spec.driver, device)
             fact = Device(
                 id=len(table.devices),
                 driver=spec.driver,
@@ -163,7 +212,7 @@ def build_devices(
                 name=device.name,
                 slice=obj.name,
                 generation=int(spec.pool.generation),
-                attributes={k: attr_value(v) for k, v in (device.attributes or {}).items()},
+                attributes={k: attr_value(v) for k, v in cel.attributes.items()},
                 capacity={
                     k: Capacity(quantity(v.value), capacity_policy(v.request_policy))
                     for k, v in (device.capacity or {}).items()
@@ -181,7 +230,7 @@ def build_devices(
             )
             ids.append(fact.id)
             table.devices.append(fact)
-            table.inputs.append(DeviceInput.of(spec.driver, device))
+            table.inputs.append(cel)
         counters = tuple(
             (cs.name, {k: quantity(v.value) for k, v in (cs.counters or {}).items()})
             for cs in spec.shared_counters or ()

@@ -130,7 +130,7 @@ def _has_binding_conditions(view: PoolView, devices: Sequence[Device]) -> bool:
 
 def gather(node: Node, table: DeviceTable, features: frozenset[str]) -> NodeView:
     """The pools `node` can allocate from, in the allocator's search order."""
-    candidates = [s for s in table.slices if not s.placement.node_name or s.placement.node_name == node.name]
+    candidates = table.near(node.name)
     relevant = []
     for s in candidates:
         if _skipped(s, features):

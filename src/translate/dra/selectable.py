@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...errors import CelError
-from ...solver.problem import AttrValue, Claim, Device, Selectable, SlotKey
+from ...solver.problem import AttrValue, Claim, Device, Selectable, SelectableTable, SlotKey
 from ..cel.environment import Features
 from ..cel.library.semver import Semver
 from ..cel.selector import DeviceInput, Selector, evaluate_value
@@ -33,17 +33,18 @@ class SelectorCache:
 
 
 def _run(
-    selectors: Iterable[tuple[int, str]], device: Device, cel: DeviceInput, cache: SelectorCache, who: str
-) -> Selectable:
+    selectors: Iterable[tuple[int, str]], device: Device, cel: DeviceInput, cache: SelectorCache
+) -> bool | str:
+    """True / False, or the error after `<who>: ` (the caller knows whose selectors these are)."""
     for i, expression in selectors:
         selector = cache.get(expression)
         if selector.error is not None:
-            return f"{who}: selector #{i}: CEL compile error: {selector.error.detail}"
+            return f"selector #{i}: CEL compile error: {selector.error.detail}"
         try:
             if not selector.evaluate(cel):
                 return False
         except CelError as e:
-            return f"{who}: selector #{i} on device {device.ref}: CEL runtime error: {e}"
+            return f"selector #{i} on device {device.ref}: CEL runtime error: {e}"
     return True
 
 
@@ -55,10 +56,12 @@ def selectability(
     inputs: list[DeviceInput],
     candidates: Iterable[int],
     cache: SelectorCache,
-) -> dict[tuple[SlotKey, int], Selectable]:
-    """(slot, device) -> True / False / error message, for every slot and candidate device."""
-    out: dict[tuple[SlotKey, int], Selectable] = {}
+) -> SelectableTable:
+    """(slot, device) -> True / False / error message, for every slot and candidate device; slots
+    with the same class and selectors share their evaluation."""
+    table = SelectableTable()
     device_ids = sorted(set(candidates))
+    columns: dict[tuple[str, tuple[str, ...]], int] = {}
     for claim in claims:
         requests = claim_specs[claim.id].devices.requests or []
         for r_index, (request, spec) in enumerate(zip(claim.requests, requests, strict=True)):
@@ -66,15 +69,49 @@ def selectability(
             for s_index, (slot, body) in enumerate(zip(request.slots, bodies, strict=True)):
                 if not slot.class_exists or body is None:
                     continue
-                class_exprs = list(enumerate(class_selectors.get(slot.device_class, [])))
-                request_exprs = [(i, s.cel.expression) for i, s in enumerate(body.selectors or ()) if s.cel]
-                key: SlotKey = (claim.id, r_index, s_index)
-                for d in device_ids:
-                    device, cel = devices[d], inputs[d]
-                    result = _run(class_exprs, device, cel, cache, f"class {slot.device_class}")
-                    if result is True:
-                        result = _run(request_exprs, device, cel, cache, f"claim {claim.ref}")
-                    out[(key, d)] = result
+                request_exprs = tuple(s.cel.expression if s.cel else "" for s in body.selectors or ())
+                signature = (slot.device_class, request_exprs)
+                column = columns.get(signature)
+                if column is None:
+                    column = columns[signature] = table.column(
+                        _column(
+                            slot.device_class,
+                            request_exprs,
+                            class_selectors,
+                            devices,
+                            inputs,
+                            device_ids,
+                            cache,
+                        )
+                    )
+                table.bind((claim.id, r_index, s_index), column, claim.ref)
+    return table
+
+
+def _column(
+    device_class: str,
+    request_exprs: tuple[str, ...],
+    class_selectors: Mapping[str, list[str]],
+    devices: list[Device],
+    inputs: list[DeviceInput],
+    device_ids: list[int],
+    cache: SelectorCache,
+) -> dict[int, Selectable | tuple[str]]:
+    class_exprs = list(enumerate(class_selectors.get(device_class, [])))
+    requested = [(i, e) for i, e in enumerate(request_exprs) if e]
+    out: dict[int, Selectable | tuple[str]] = {}
+    for d in device_ids:
+        device, cel = devices[d], inputs[d]
+        result = _run(class_exprs, device, cel, cache)
+        if isinstance(result, str):
+            out[d] = f"class {device_class}: {result}"
+            continue
+        if result:
+            result = _run(requested, device, cel, cache)
+            if isinstance(result, str):
+                out[d] = (result,)
+                continue
+        out[d] = result
     return out
 
 
@@ -105,7 +142,7 @@ def attr_of(value: Any) -> AttrValue | None:
 
 def derived_values(
     claims: Iterable[Claim],
-    selectable: Mapping[tuple[SlotKey, int], Selectable],
+    selectable: SelectableTable,
     devices: list[Device],
     inputs: list[DeviceInput],
     features: Features,
@@ -118,8 +155,8 @@ def derived_values(
                 if not slot.derived:
                     continue
                 key: SlotKey = (claim.id, r_index, s_index)
-                for (k, d), ok in selectable.items():
-                    if k != key or ok is not True:
+                for d, ok in selectable.of_slot(key):
+                    if ok is not True:
                         continue
                     for derived in slot.derived:
                         where = (

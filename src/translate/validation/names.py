@@ -11,6 +11,8 @@ server prints after the field path (`Invalid value: "x": ...`, `Required value`,
 
 from __future__ import annotations
 
+import functools
+
 import json
 import re
 from collections.abc import Iterable
@@ -364,6 +366,18 @@ def validate_resource_qualified_name(name: str, path: FieldPath) -> list[FieldEr
 
     The domain follows the driver-name rule, the id is a C identifier.
     """
+    # Slices repeat the same few names on every device: decide each name once.
+    if _valid_resource_qualified_name(name):
+        return []
+    return _resource_qualified_name_errors(name, path)
+
+
+@functools.lru_cache(maxsize=8192)
+def _valid_resource_qualified_name(name: str) -> bool:
+    return not _resource_qualified_name_errors(name, ())
+
+
+def _resource_qualified_name_errors(name: str, path: FieldPath) -> list[FieldError]:
     parts = name.split("/")
     if len(parts) == 1:
         return validate_c_identifier(parts[0], path)
@@ -448,6 +462,7 @@ def validate_uid(uid: str, path: FieldPath) -> list[FieldError]:
 # match what `kubectl` shows.
 
 
+@functools.lru_cache(maxsize=8192)  # quantities are immutable, and slices repeat a few values
 def parse_quantity(text: str) -> Quantity | str:
     """The quantity as the API server decodes it, or the decoding error."""
     # Imported here so the validators load even where the quantity module is unavailable.
