@@ -169,13 +169,6 @@ def row(case: str, n: int, steps: int) -> list[str]:
     return cells
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    lines = [" ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))]
-    lines += [" ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join(lines)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10,30,100,300,1000", help="devices per node, comma-separated")
@@ -183,10 +176,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=1_000_000, help="greedy's step budget")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    rows = [row(case, n, args.steps) for case in args.cases.split(",") for n in sizes]
     headers = ["case", "devices", "greedy", "steps", "greedy s", "cpsat", "cpsat s", "solves"]
     headers += ["no hint", "no-hint s", "solves"]
-    print(table(headers, rows))
+    print(" ".join(f"{h:>12}" for h in headers), flush=True)
+    for case in args.cases.split(","):
+        for n in sizes:
+            print(" ".join(f"{c:>12}" for c in row(case, n, args.steps)), flush=True)
     return 0
 
 

@@ -1,4 +1,10 @@
-"""The declarative allocation rules, one ASP program per concern (package data)."""
+"""The declarative allocation rules, one ASP program per concern (package data).
+
+`allocation.lp` is the entry program (it only includes the others); `input.lp` documents the input
+predicates; `first_fit.lp` adds the optimization that gives the allocation Kubernetes' own search
+returns. `kubefit.solver.asp` grounds them on a Problem's facts; `kubefit.solver.explain` relaxes
+their named violations to find why something does not fit.
+"""
 
 from __future__ import annotations
 

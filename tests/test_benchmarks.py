@@ -113,6 +113,9 @@ TINY = {
     "greedy_allocate.py": ["--nodes", "3", "--pods", "2", "--repeat", "1"],
     "cpsat_scaling.py": ["--sizes", "10", "--steps", "10000"],
     "cpsat_allocate.py": ["--nodes", "3", "--repeat", "1"],
+    "load.py": ["--nodes", "3"],
+    "explain.py": ["--nodes", "3", "--repeat", "1"],
+    "node_admission.py": ["--seeds", "1", "--pods", "5", "--small"],
 }
 
 

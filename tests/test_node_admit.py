@@ -282,8 +282,30 @@ def test_reserved_memory_must_add_up_to_node_allocatable(tmp_path: Path) -> None
 
 def test_engines_without_node_support_say_so(tmp_path: Path) -> None:
     path = write(tmp_path, machine("topoSingleSocketHT"), kubelet("cpuManagerPolicy: static\n"), pod("p", 1))
-    line = _one_line_error(["admit", "-f", path, "--node", "node-1", "--engine", "cpsat"])
+    line = _one_line_error(["admit", "-f", path, "--node", "node-1", "--engine", "asp"])
     assert "does not support node admission" in line and "--engine greedy" in line
+
+
+def test_cpsat_admits_with_the_kubelets_rules_and_says_what_it_proved(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        machine("topoDualSocketHT"),
+        kubelet("cpuManagerPolicy: static\ntopologyManagerPolicy: single-numa-node\n"),
+        pod("first", 6),
+        pod("second", 6),
+        pod("third", 2),
+    )
+    code, out, _ = run(
+        "admit", "-f", path, "--node", "node-1", "-o", "json", "--engine", "cpsat", "--time-limit", "30"
+    )
+    doc = json.loads(out)
+    assert code == 1
+    assert [(i["admitted"], i["reason"], i["proof"]) for i in doc["items"]] == [
+        (True, "", "optimal"),
+        (True, "", "optimal"),
+        (False, "TopologyAffinityError", "infeasible"),
+    ]
+    assert [i["numaAffinity"] for i in doc["items"][:2]] == [[0], [1]]
 
 
 def test_alpha_cpu_options_need_their_feature_gate() -> None:

@@ -31,8 +31,12 @@ AREAS = [
     (HERE / "scenarios" / "dra", "greedy"),
     (SHARED / "scenarios" / "dra", "cpsat"),
     (HERE / "scenarios" / "dra", "cpsat"),
+    (SHARED / "scenarios" / "dra", "asp"),
+    (HERE / "scenarios" / "dra", "asp"),
     (SHARED / "scenarios" / "node", "greedy"),
     (HERE / "scenarios" / "node", "greedy"),
+    (SHARED / "scenarios" / "node", "cpsat"),
+    (HERE / "scenarios" / "node", "cpsat"),
 ]
 
 

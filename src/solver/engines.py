@@ -63,6 +63,7 @@ ENGINE_FEATURES = frozenset(
 _ENGINES: dict[str, str] = {
     "greedy": "kubefit.solver.greedy:GreedyEngine",
     "cpsat": "kubefit.solver.cpsat:CpsatEngine",
+    "asp": "kubefit.solver.asp:AspEngine",
 }
 
 

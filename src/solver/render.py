@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -90,10 +90,11 @@ def uid_of(obj: Any) -> str:
 
 
 class Renderer:
-    def __init__(self, built: Built, solution: Solution) -> None:
+    def __init__(self, built: Built, solution: Solution, messages: Mapping[int, str] | None = None) -> None:
         self.built = built
         self.problem = built.problem
         self.solution = solution
+        self.messages = messages or {}  # unit id -> event message replacing the engine's (explain)
         self.on = self.problem.features.__contains__
 
     # --- results -------------------------------------------------------------------------------------
@@ -371,7 +372,7 @@ class Renderer:
                 "namespace": namespace,
                 "name": first.name if first is not None else "",
             }
-        message = outcome.message
+        message = self.messages.get(outcome.unit, outcome.message)
         if outcome.status == Status.ERROR:
             message = f'running PreFilter/Filter plugin "DynamicResources": {message}'
         digest = hashlib.sha256(f"{unit.name}/{outcome.unit}".encode()).hexdigest()[:16]
@@ -427,6 +428,9 @@ def _config_body(config: Any) -> dict[str, Any]:
     return body
 
 
-def render_list(built: Built, solution: Solution) -> dict[str, Any]:
-    """A v1 List of the claims (with status.allocation), pods and FailedScheduling events."""
-    return {"apiVersion": "v1", "kind": "List", "items": Renderer(built, solution).items()}
+def render_list(
+    built: Built, solution: Solution, messages: Mapping[int, str] | None = None
+) -> dict[str, Any]:
+    """A v1 List of the claims (with status.allocation), pods and FailedScheduling events (`messages`:
+    event messages by unit id, replacing the engine's)."""
+    return {"apiVersion": "v1", "kind": "List", "items": Renderer(built, solution, messages).items()}

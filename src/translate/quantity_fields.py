@@ -76,15 +76,41 @@ def _models_in(annotation: Any, container: str = "direct") -> list[tuple[str, ty
     return []
 
 
+def _wire_names(model: type[BaseModel]) -> list[str]:
+    return [info.serialization_alias or info.alias or attr for attr, info in model.model_fields.items()]
+
+
+@cache
+def _holds_quantities(model: type[BaseModel]) -> bool:
+    """Whether a Quantity can be anywhere below `model` (models may nest each other, hence the walk)."""
+    seen: set[type[BaseModel]] = set()
+    stack = [model]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        name = _unversioned(current)
+        if any((name, wire) in QUANTITY_FIELDS for wire in _wire_names(current)):
+            return True
+        for info in current.model_fields.values():
+            stack.extend(sub for _, sub in _models_in(info.annotation))
+    return False
+
+
 @cache
 def _field_table(model: type[BaseModel]) -> dict[str, tuple[str | None, list[tuple[str, type[BaseModel]]]]]:
-    """wire name -> (quantity shape or None, nested models with their container)."""
+    """wire name -> (quantity shape or None, nested models with their container). Fields under which
+    no Quantity can be are left out: walking them (metadata, managedFields, device attributes) was a
+    third of the cost of coercing a large object, and never changed anything."""
     name = _unversioned(model)
     table: dict[str, tuple[str | None, list[tuple[str, type[BaseModel]]]]] = {}
     for attr, info in model.model_fields.items():
         wire = info.serialization_alias or info.alias or attr
         shape = QUANTITY_FIELDS.get((name, wire))
-        nested = _models_in(info.annotation)
+        nested = [
+            (container, sub) for container, sub in _models_in(info.annotation) if _holds_quantities(sub)
+        ]
         if shape or nested:
             table[wire] = (shape, nested)
     return table

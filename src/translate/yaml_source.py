@@ -1,27 +1,58 @@
 """Reading YAML/JSON the way Kubernetes does, remembering where every value came from.
 
-Mappings become `LineDict` and sequences `LineList`: ordinary dicts and lists
-that also know the line of each key / item, so any field path can be traced back
-to a line of the file. Timestamps stay strings (as sigs.k8s.io/yaml leaves them)
-and duplicate keys are an error (as the API server's strict decoding says).
+The data is what PyYAML's SafeLoader gives, except that timestamps stay strings (as
+sigs.k8s.io/yaml leaves them) and duplicate keys are an error (as the API server's strict
+decoding says). Three readers give it, the fastest that applies:
+
+- JSON text (`kubectl get -o json`, or JSON documents between `---` lines) is read by `json`,
+  once the few things JSON and YAML read differently have been ruled out (else: the YAML path);
+- YAML is built straight from libyaml's events, without PyYAML's node graph; a document that needs
+  more (explicit tags, merge keys, or anything that is an error) is replayed through PyYAML's
+  composer and constructor, so its data and its error are PyYAML's own;
+- `reference_documents`, PyYAML's composer and constructor building `LineDict`/`LineList` (a line
+  for every key and item): the replay, the finder of lines, and what the others are tested against.
+
+Lines: mappings become `LineDict` and sequences `LineList`, ordinary dicts and lists that know
+the line of each key / item. The fast readers make them only where lines are always needed: each
+document's top mapping and its keys, its top-level lists and their items. Everything below is
+plain; the line of a deeper field is found when a problem asks for it (`line_of`), by reading the
+object's own span of the text again with the reference reader.
 """
 
 from __future__ import annotations
 
+import gc
+import json
+import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
+from yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    Event,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import ScalarNode
 
 from ..errors import FieldPath, Problem
 
 
 class LineDict(dict[Any, Any]):
-    """A mapping that knows the line of itself and of each key."""
+    """A mapping that knows the line of itself and of each key (an object root read by a fast path:
+    of some keys, and the `source` to find the others in)."""
 
     line: int = 0
     key_lines: dict[Any, int]
+    source: _Source | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -29,37 +60,98 @@ class LineDict(dict[Any, Any]):
 
 
 class LineList(list[Any]):
-    """A sequence that knows the line of itself and of each item."""
+    """A sequence that knows the line of itself and of each item (a document that is a list read by a
+    fast path: also its `source`, where its items' lines are found when their own spans fail)."""
 
     line: int = 0
     item_lines: list[int]
+    source: _Source | None = None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.item_lines = []
 
 
+@dataclass
+class Document:
+    """One YAML document of a file: its data and where it starts."""
+
+    data: Any
+    file: str
+    line: int
+
+
+def read_documents(text: str, file: str) -> Iterator[Document | Problem]:
+    """Every non-empty document of a YAML (or JSON) stream, or the syntax problem that stopped it."""
+    docs = _json_documents(text, file)
+    if docs is not None:
+        yield from docs
+    else:
+        yield from _yaml_documents(text, file)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while reading: the data read has no cycles, and collections
+    triggered by its many new containers, each scanning everything read so far, took half of the
+    reading time."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def line_of(data: Any, path: FieldPath, default: int = 0) -> int:
+    """The line of the deepest part of `path` that exists in `data`."""
+    line = getattr(data, "line", 0) or default
+    current = data
+    # The innermost object root read by a fast path, and where `path` enters it: below what the
+    # fast reader tracked, that root's text is read again.
+    holder: tuple[_Source, int] | None = None
+    for i, part in enumerate(path):
+        source = getattr(current, "source", None)
+        if source is not None:
+            holder = (source, i)
+        if isinstance(current, LineDict) and part in current:
+            if source is not None and part not in current.key_lines:
+                return _locate(source, path[i:], line)
+            line = current.key_lines.get(part, line)
+        elif isinstance(current, LineList) and isinstance(part, int) and 0 <= part < len(current):
+            line = current.item_lines[part]
+        else:
+            break
+        current = current[part]
+        if holder is not None and i + 1 < len(path) and type(current) in (dict, list):
+            return _locate(holder[0], path[holder[1] :], line)
+    return line
+
+
+def _locate(source: _Source, path: FieldPath, line: int) -> int:
+    found = source.locate(path)
+    return found if found is not None else line
+
+
+# ---- the reference reader: PyYAML's composer and constructor, a line for everything ----------
+
+
 class _DuplicateKey(yaml.MarkedYAMLError):
     pass
 
 
-# libyaml's parser when PyYAML has it (several times faster on large slices); the objects are
-# still constructed in Python, by the constructors below.
+# libyaml's parser when PyYAML has it (several times faster on large slices).
 _Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-
-class _Loader(_Base):  # type: ignore[valid-type,misc]
-    """SafeLoader with line-aware containers; timestamps are left as strings."""
-
-
 # Kubernetes decodes YAML into JSON first: a timestamp is just a string there.
-_Loader.yaml_implicit_resolvers = {
+_RESOLVERS = {
     key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
+def _construct_mapping(loader: Any, node: yaml.MappingNode) -> LineDict:
     loader.flatten_mapping(node)
     result = LineDict()
     result.line = node.start_mark.line + 1
@@ -76,7 +168,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
     return result
 
 
-def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
+def _construct_sequence(loader: Any, node: yaml.SequenceNode) -> LineList:
     result = LineList()
     result.line = node.start_mark.line + 1
     for child in node.value:
@@ -85,21 +177,39 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
     return result
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+class _Loader(_Base):  # type: ignore[valid-type,misc]
+    """SafeLoader with line-aware containers; timestamps are left as strings."""
 
 
-@dataclass
-class Document:
-    """One YAML document of a file: its data and where it starts."""
+class _Replay(yaml.composer.Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+    """The same composer and constructor, fed with one document's events the fast reader recorded."""
 
-    data: Any
-    file: str
-    line: int
+    def __init__(self, events: list[Event]) -> None:
+        self._events = events
+        self._next = 0
+        yaml.composer.Composer.__init__(self)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+
+    def check_event(self, *choices: type[Event]) -> bool:
+        return not choices or isinstance(self._events[self._next], choices)
+
+    def peek_event(self) -> Event:
+        return self._events[self._next]
+
+    def get_event(self) -> Event:
+        self._next += 1
+        return self._events[self._next - 1]
 
 
-def read_documents(text: str, file: str) -> Iterator[Document | Problem]:
-    """Every non-empty document of a YAML (or JSON) stream, or the syntax problem that stopped it."""
+for _cls in (_Loader, _Replay):
+    _cls.yaml_implicit_resolvers = _RESOLVERS
+    _cls.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    _cls.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def reference_documents(text: str, file: str) -> Iterator[Document | Problem]:
+    """`read_documents` through PyYAML's composer and constructor: lines everywhere, slowly."""
     loader = _Loader(text)
     try:
         while loader.check_node():
@@ -110,28 +220,451 @@ def read_documents(text: str, file: str) -> Iterator[Document | Problem]:
             if data is None:
                 continue
             yield Document(data, file, node.start_mark.line + 1)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = mark.line + 1 if mark is not None else 0
-        what = e.problem or e.context or "invalid YAML"
-        yield Problem(f"invalid YAML: {what}", file=file, line=line)
     except yaml.YAMLError as e:
-        yield Problem(f"invalid YAML: {e}", file=file)
+        yield _syntax_problem(e, file)
     finally:
         loader.dispose()
 
 
-def line_of(data: Any, path: FieldPath, default: int = 0) -> int:
-    """The line of the deepest part of `path` that exists in `data`."""
-    line = getattr(data, "line", 0) or default
-    current = data
-    for part in path:
-        if isinstance(current, LineDict) and part in current:
-            line = current.key_lines.get(part, line)
-            current = current[part]
-        elif isinstance(current, LineList) and isinstance(part, int) and 0 <= part < len(current):
-            line = current.item_lines[part]
-            current = current[part]
-        else:
+def _syntax_problem(e: yaml.YAMLError, file: str) -> Problem:
+    if isinstance(e, yaml.MarkedYAMLError):
+        mark = e.problem_mark or e.context_mark
+        line = mark.line + 1 if mark is not None else 0
+        what = e.problem or e.context or "invalid YAML"
+        return Problem(f"invalid YAML: {what}", file=file, line=line)
+    return Problem(f"invalid YAML: {e}", file=file)
+
+
+class _Source:
+    """Where an object root was read from, to find the line of a field only when a problem needs it."""
+
+    def __init__(
+        self, text: str, start: int, line: int, column: int, parent: tuple[_Source, FieldPath] | None
+    ) -> None:
+        self.text = text
+        self.start = start
+        self.end = len(text)
+        self.line = line
+        self.column = column
+        # The enclosing document and the path to this root there: an alias in the span may name an
+        # anchor outside it, and then only the whole document reads.
+        self.parent = parent
+        self._tree: Any = _UNREAD
+
+    def locate(self, path: FieldPath) -> int | None:
+        if self._tree is _UNREAD:
+            # The span, indented as in the file, reads as a document of its own with the same lines.
+            docs = list(reference_documents(" " * self.column + self.text[self.start : self.end], ""))
+            one = docs[0] if len(docs) == 1 else None
+            tracked = isinstance(one, Document) and isinstance(one.data, (LineDict, LineList))
+            self._tree = one.data if tracked and isinstance(one, Document) else None
+        if self._tree is not None:
+            return line_of(self._tree, path) + self.line - 1
+        if self.parent is not None:
+            source, prefix = self.parent
+            return source.locate((*prefix, *path))
+        return None
+
+
+_UNREAD: Any = object()
+
+
+# ---- YAML: objects straight from libyaml's events --------------------------------------------
+
+
+class _Unusual(Exception):
+    """This document needs PyYAML's composer and constructor: a tag, a merge key, or an error that
+    PyYAML raises only after the whole document is composed."""
+
+
+_SCALARS = yaml.constructor.SafeConstructor()
+_CONSTRUCT = {
+    "tag:yaml.org,2002:bool": _SCALARS.construct_yaml_bool,
+    "tag:yaml.org,2002:int": _SCALARS.construct_yaml_int,
+    "tag:yaml.org,2002:float": _SCALARS.construct_yaml_float,
+    "tag:yaml.org,2002:null": _SCALARS.construct_yaml_null,
+}
+# The first characters for which a plain scalar may be something other than a string ("" too: null).
+_MAY_RESOLVE = frozenset(_RESOLVERS)
+_MISS: Any = object()
+
+
+def _resolve(value: str, cache: dict[str, Any]) -> Any:
+    """A plain scalar as the resolver and constructor make it (the same tables and functions)."""
+    result: Any = value
+    for tag, regexp in _RESOLVERS.get(value[:1], ()):
+        if regexp.match(value):
+            construct = _CONSTRUCT.get(tag)
+            if construct is None:  # merge `<<`, value `=`: PyYAML's own business
+                raise _Unusual
+            try:
+                result = construct(ScalarNode(tag, value))
+            except Exception as e:  # e.g. int("", 2) for `0b_`: raised where PyYAML raises it
+                raise _Unusual from e
             break
-    return line
+    if result.__class__ is not float:  # two NaNs are two keys, one cached NaN would be one
+        cache[value] = result
+    return result
+
+
+def _yaml_documents(text: str, file: str) -> Iterator[Document | Problem]:
+    parser: Any = _Base(text)
+    cache: dict[str, Any] = {}
+    try:
+        parser.get_event()  # stream start
+        while parser.peek_event().__class__ is not StreamEndEvent:
+            doc = _yaml_document(parser, text, file, cache)
+            if doc is not None:
+                yield doc
+    except yaml.YAMLError as e:
+        yield _syntax_problem(e, file)
+    finally:
+        parser.dispose()
+
+
+def _yaml_document(parser: Any, text: str, file: str, cache: dict[str, Any]) -> Document | None:
+    with gc_paused():
+        return _build_document(parser, text, file, cache)
+
+
+def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) -> Document | None:
+    get = parser.get_event
+    events: list[Event] = [get()]  # document start; every event is kept for a replay
+    record = events.append
+    anchors: dict[str, Any] = {}
+    first_marks: dict[str, Any] = {}  # where each anchor was defined, as the composer reports it
+    open_anchors: set[str] = set()  # collections still being read: an alias to one is recursive
+    # The container being filled; for a mapping, the key waiting for its value. `track`: 1 = the
+    # document's top mapping (key lines), 2 = one of its lists (item lines), 3 = an item of such a
+    # list (an object root), 0 = anything deeper (plain).
+    stack: list[tuple[Any, bool, Any, int, Any]] = []
+    cur: Any = None
+    is_map = False
+    key: Any = _NO_KEY
+    track = 0
+    start: Any = None  # the start event of `cur`
+    root: Any = None
+    key_line = 0
+    try:
+        while True:
+            ev = get()
+            record(ev)
+            cls = ev.__class__
+            if cls is ScalarEvent:
+                if ev.anchor is not None:
+                    _define(ev, anchors, first_marks)
+                if ev.tag is not None:
+                    raise _Unusual
+                value = ev.value
+                if ev.implicit[0] and value[:1] in _MAY_RESOLVE:
+                    value = cache.get(value, _MISS)
+                    if value is _MISS:
+                        value = _resolve(ev.value, cache)
+                if ev.anchor is not None:
+                    anchors[ev.anchor] = (value, ev.start_mark.line + 1)
+                line_ev = ev
+            elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                if ev.anchor is not None:
+                    _define(ev, anchors, first_marks)
+                if ev.tag is not None or (is_map and key is _NO_KEY):
+                    raise _Unusual  # a tag, or a collection as a key (an error)
+                stack.append((cur, is_map, key, track, start))
+                is_map = cls is MappingStartEvent
+                mark = ev.start_mark
+                if cur is None:
+                    track = 1 if is_map else 2
+                elif track == 1:
+                    track = 0 if is_map else 2
+                elif track == 2:
+                    track = 3 if is_map else 0
+                else:
+                    track = 0
+                if track == 0:
+                    cur = {} if is_map else []
+                elif track == 2:
+                    cur = LineList()
+                    cur.line = mark.line + 1
+                    if not stack[-1][3]:  # the document is this list
+                        cur.source = _Source(text, mark.index, mark.line + 1, mark.column, None)
+                else:
+                    cur = LineDict()
+                    cur.line = mark.line + 1
+                    parent: tuple[_Source, FieldPath] | None = None
+                    if track == 3:
+                        # stack[-1] is the list; stack[-2] the top mapping (waiting with the list's
+                        # key) or, when the list is the document, nothing.
+                        items, owner, list_key = stack[-1][0], stack[-2][0], stack[-2][2]
+                        if owner is None:
+                            parent = (items.source, (len(items),))
+                        else:
+                            parent = (owner.source, (list_key, len(items)))
+                    cur.source = _Source(text, mark.index, mark.line + 1, mark.column, parent)
+                start = ev
+                key = _NO_KEY
+                if ev.anchor is not None:
+                    anchors[ev.anchor] = (cur, mark.line + 1)
+                    open_anchors.add(ev.anchor)
+                continue
+            elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                value = cur
+                if track and cur.source is not None:
+                    cur.source.end = ev.end_mark.index
+                if start.anchor is not None:
+                    open_anchors.discard(start.anchor)
+                line_ev = start
+                cur, is_map, key, track, start = stack.pop()
+            elif cls is AliasEvent:
+                if ev.anchor not in anchors:
+                    raise yaml.composer.ComposerError(None, None, "found undefined alias", ev.start_mark)
+                if ev.anchor in open_anchors:
+                    raise _Unusual  # recursive: PyYAML's constructor refuses it
+                value, alias_line = anchors[ev.anchor]
+                if isinstance(value, (dict, list)) and (
+                    track == 1 or track == 2 or (is_map and key is _NO_KEY)
+                ):
+                    # A collection as a key (an error), or shared where lines are tracked: PyYAML's.
+                    raise _Unusual
+                line_ev = None
+            else:  # document end
+                break
+            if is_map:
+                if key is _NO_KEY:
+                    key = value
+                    if track == 1:
+                        key_line = line_ev.start_mark.line + 1 if line_ev is not None else alias_line
+                else:
+                    if key in cur:
+                        raise _Unusual  # a duplicate key: PyYAML's error, with PyYAML's priorities
+                    cur[key] = value
+                    if track == 1:
+                        cur.key_lines[key] = key_line
+                    key = _NO_KEY
+            elif cur is not None:
+                cur.append(value)
+                if track == 2:
+                    cur.item_lines.append(line_ev.start_mark.line + 1 if line_ev is not None else alias_line)
+            else:
+                root = value
+    except _Unusual:
+        _drain(get, events, first_marks)
+        replay = _Replay(events)
+        node: Any = replay.compose_document()
+        data = replay.construct_document(node)
+        return Document(data, file, node.start_mark.line + 1) if data is not None else None
+    if root is None:
+        return None
+    first: Any = events[1]
+    return Document(root, file, first.start_mark.line + 1)
+
+
+_NO_KEY: Any = object()
+
+
+def _define(ev: Any, anchors: dict[str, Any], first_marks: dict[str, Any]) -> None:
+    if ev.anchor in first_marks:
+        raise yaml.composer.ComposerError(
+            "found duplicate anchor; first occurrence",
+            first_marks[ev.anchor],
+            "second occurrence",
+            ev.start_mark,
+        )
+    first_marks[ev.anchor] = ev.start_mark
+    anchors[ev.anchor] = (None, 0)
+
+
+def _drain(get: Any, events: list[Event], first_marks: dict[str, Any]) -> None:
+    """The rest of the document, with the composer's own checks: its errors come before the
+    constructor's, as in PyYAML."""
+    while not isinstance(events[-1], DocumentEndEvent):
+        ev: Any = get()
+        events.append(ev)
+        if ev.__class__ is AliasEvent:
+            if ev.anchor not in first_marks:
+                mark: Any = ev.start_mark
+                raise yaml.composer.ComposerError(None, None, "found undefined alias", mark)
+        elif getattr(ev, "anchor", None) is not None:  # a scalar or the start of a collection
+            _define(ev, {}, first_marks)
+
+
+# ---- JSON: `json` where it reads the text as YAML does ----------------------------------------
+
+# Where YAML reads a JSON text differently from `json`, or refuses it, the text goes the YAML way:
+# characters YAML does not accept, NEL (YAML folds it) and the Unicode line separators (YAML
+# counts lines at them); escaped surrogates (YAML refuses them, `json` pairs them); a key whose
+# `:` is on another line or far away (YAML refuses a key that spans lines or 1024 characters);
+# a lone CR (YAML counts a line there).
+_NOT_YAML_TEXT = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_FAR_COLON = re.compile(r'"(?:[ \t\r]*\n[ \t\r\n]*|[ \t\r]{64,}):')
+_LONGEST_KEY = 128  # with \uXXXX escapes and a little space, still well inside YAML's 1024
+_JSON_START = re.compile(r"[ \r\n]*(?:---\r?\n[ \r\n]*)?[\[{]")
+_BLANK = re.compile(r"[ \r\n]*")  # a tab where YAML's block context begins is an error there
+_SPACE = re.compile(r"[ \t\n\r]*")
+# YAML's float needs a dot, and a sign in its exponent: `1e5` and `1.5e3` are strings there.
+_YAML_FLOAT = re.compile(r"-?[0-9]+\.[0-9]+(?:[eE][-+][0-9]+)?")
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs) or (out and max(map(len, out)) > _LONGEST_KEY):
+        raise ValueError("a duplicate or long key: the YAML path reports or reads it")
+    return out
+
+
+def _json_float(text: str) -> Any:
+    return float(text) if _YAML_FLOAT.fullmatch(text) else text
+
+
+# NaN and Infinity are plain strings to YAML.
+_DECODER = json.JSONDecoder(object_pairs_hook=_json_object, parse_float=_json_float, parse_constant=str)
+_scan: Any = _DECODER.scan_once  # type: ignore[attr-defined]
+_scanstring: Any = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+def _json_agrees(text: str) -> bool:
+    if text.isascii():
+        if "\x7f" in text:
+            return False
+    elif _NOT_YAML_TEXT.search(text):
+        return False
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        return False
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return False
+    return _FAR_COLON.search(text) is None
+
+
+class _Lines:
+    """The line of each offset of `text`, asked in increasing order, counted as it goes."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.offset = 0
+        self.line = 1
+
+    def __call__(self, offset: int) -> int:
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
+def _json_documents(text: str, file: str) -> list[Document] | None:
+    """The documents of a JSON text (one value, or values between `---` lines), or None when the
+    text is not JSON that YAML reads the same way."""
+    if _JSON_START.match(text) is None or not _json_agrees(text):
+        return None
+    with gc_paused():
+        return _json_chunk_documents(text, file)
+
+
+def _json_chunk_documents(text: str, file: str) -> list[Document] | None:
+    lines = _Lines(text)
+    docs = []
+    try:
+        for begin, end in _json_chunks(text):
+            i = _skip(_BLANK, text, begin, end)
+            if i == end:
+                continue  # an empty document
+            if text[i] not in "{[":
+                return None
+            line = lines(i)
+            data, i = _json_root(text, i, lines) if text[i] == "{" else _json_items(text, i, lines, None)
+            if i > end or _skip(_BLANK, text, i, end) != end:
+                return None
+            docs.append(Document(data, file, line))
+    except (ValueError, StopIteration, IndexError, RecursionError):
+        return None
+    return docs
+
+
+def _json_chunks(text: str) -> list[tuple[int, int]]:
+    """(begin, end) of the text between lines that are exactly `---` (YAML's document start)."""
+    chunks = []
+    begin = pos = 4 if text.startswith("---\n") else 5 if text.startswith("---\r\n") else 0
+    while (found := text.find("\n---", pos)) >= 0:
+        after = found + 4
+        if text.startswith("\n", after) or after == len(text):
+            chunks.append((begin, found + 1))
+            begin = after + 1
+        elif text.startswith("\r\n", after):
+            chunks.append((begin, found + 1))
+            begin = after + 2
+        pos = after
+    chunks.append((begin, len(text)))
+    return chunks
+
+
+def _skip(space: re.Pattern[str], text: str, start: int, end: int | None = None) -> int:
+    """Where the run of `space` at `start` ends (the patterns match the empty string too)."""
+    found = space.match(text, start, len(text) if end is None else end)
+    return found.end() if found is not None else start
+
+
+def _column(text: str, offset: int) -> int:
+    return offset - text.rfind("\n", 0, offset) - 1
+
+
+def _json_root(text: str, start: int, lines: _Lines) -> tuple[LineDict, int]:
+    """The top object: a line for each key, and its top-level lists item by item."""
+    root = LineDict()
+    root.line = lines(start)
+    root.source = _Source(text, start, root.line, _column(text, start), None)
+    i = _skip(_SPACE, text, start + 1)
+    if text[i] == "}":
+        root.source.end = i + 1
+        return root, i + 1
+    while True:
+        if text[i] != '"':
+            raise ValueError("expected a key")
+        key_line = lines(i)
+        key, i = _scanstring(text, i + 1)
+        if key in root or len(key) > _LONGEST_KEY:
+            raise ValueError("a duplicate or long key")
+        i = _skip(_SPACE, text, i)
+        if text[i] != ":":
+            raise ValueError("expected ':'")
+        i = _skip(_SPACE, text, i + 1)
+        value, i = _json_items(text, i, lines, (root.source, (key,))) if text[i] == "[" else _scan(text, i)
+        root[key] = value
+        root.key_lines[key] = key_line
+        i = _skip(_SPACE, text, i)
+        if text[i] == "}":
+            root.source.end = i + 1
+            return root, i + 1
+        if text[i] != ",":
+            raise ValueError("expected ',' or '}'")
+        i = _skip(_SPACE, text, i + 1)
+
+
+def _json_items(
+    text: str, start: int, lines: _Lines, parent: tuple[_Source, FieldPath] | None
+) -> tuple[LineList, int]:
+    """A top-level list (or the document, when `parent` is None): a line for each item, and each
+    object item an object root of its own."""
+    items = LineList()
+    items.line = lines(start)
+    if parent is None:
+        items.source = _Source(text, start, items.line, _column(text, start), None)
+        parent = (items.source, ())
+    i = _skip(_SPACE, text, start + 1)
+    if text[i] == "]":
+        return items, i + 1
+    while True:
+        line = lines(i)
+        value, end = _scan(text, i)
+        if value.__class__ is dict:
+            item = LineDict(value)
+            item.line = line
+            item.source = _Source(text, i, line, _column(text, i), (parent[0], (*parent[1], len(items))))
+            item.source.end = end
+            value = item
+        items.append(value)
+        items.item_lines.append(line)
+        i = _skip(_SPACE, text, end)
+        if text[i] == "]":
+            if items.source is not None:
+                items.source.end = i + 1
+            return items, i + 1
+        if text[i] != ",":
+            raise ValueError("expected ',' or ']'")
+        i = _skip(_SPACE, text, i + 1)

@@ -267,7 +267,8 @@ def _constraints(facts: NodeFacts) -> None:
             for s in covered:
                 if s.all_mode and s.candidates:
                     facts.hazards.append(
-                        f"claim {claim.ref}, request {s.slot.name}: all devices are taken under a constraint"
+                        f"claim {claim.ref}, request {s.slot.name}: takes all devices under a constraint, "
+                        "an error if one of them breaks it"
                     )
                 keep = []
                 for d in s.candidates:

@@ -35,9 +35,10 @@ log = logging.getLogger("kubefit")
 
 
 def hint_steps(facts: NodeFacts) -> int:
-    """Greedy's budget when it only provides the hint: about two passes over every candidate, enough
-    when first-fit hardly backtracks (then its answer is the one to prove), and cheap when it does."""
-    return 100 + 2 * sum(s.count + len(s.candidates) for s in facts.slots if not s.all_mode)
+    """Greedy's budget when it only provides the hint: about one pass over every candidate, enough
+    when first-fit hardly backtracks (then its answer is the one to prove), and cheap when it does
+    (greedy's steps cost far more than CP-SAT's propagation: benchmarks/cpsat_scaling.py)."""
+    return 50 + sum(s.count + len(s.candidates) for s in facts.slots if not s.all_mode)
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from ...errors import KubefitError
 from .problem import NodeProblem
@@ -20,24 +20,26 @@ class NodeEngine(Protocol):
 
 _ENGINES: dict[str, str] = {
     "greedy": "kubefit.solver.node.greedy:GreedyNodeEngine",
+    "cpsat": "kubefit.solver.node.cpsat:CpsatNodeEngine",
 }
 # Engines of the DRA side that do not model the kubelet's managers yet.
-_PLANNED = ("cpsat", "asp")
+_PLANNED = ("asp",)
 
 
 def names() -> list[str]:
     return sorted(_ENGINES)
 
 
-def get(name: str) -> NodeEngine:
+def get(name: str, **options: Any) -> NodeEngine:
+    """The engine `name`; `options` go to engines that take them (cpsat: time_limit)."""
     target = _ENGINES.get(name)
     if target is None:
         if name in _PLANNED:
             raise KubefitError(
                 f"engine {name} does not support node admission (the kubelet's CPU, memory and topology "
-                f"managers) yet; try --engine greedy"
+                f"managers) yet; try --engine greedy or --engine cpsat"
             )
         raise KubefitError(f"unknown engine {name!r} (available for admit: {', '.join(names())})")
     module, _, attr = target.partition(":")
-    factory: Callable[[], NodeEngine] = getattr(importlib.import_module(module), attr)
-    return factory()
+    factory: Callable[..., NodeEngine] = getattr(importlib.import_module(module), attr)
+    return factory(**options) if options else factory()

@@ -25,7 +25,7 @@ def _block(b: Block) -> dict[str, Any]:
 
 
 def admission_doc(node: str, a: PodAdmission) -> dict[str, Any]:
-    return {
+    doc: dict[str, Any] = {
         "apiVersion": API_VERSION,
         "kind": "Admission",
         "node": node,
@@ -47,6 +47,9 @@ def admission_doc(node: str, a: PodAdmission) -> dict[str, Any]:
             for c in a.containers
         ],
     }
+    if a.proof:
+        doc["proof"] = a.proof
+    return doc
 
 
 def render(node: str, solution: NodeSolution, single: bool) -> dict[str, Any]:

@@ -26,6 +26,8 @@ class PodAdmission:
     pod_cpus: CPUSet = frozenset()  # pod-level resource managers: the pod's CPU bubble
     default_cpus: CPUSet = frozenset()  # the shared pool after this admission
     containers: tuple[ContainerAdmission, ...] = ()
+    # Engines that prove their answers (cpsat): optimal | feasible | infeasible | unknown; "" otherwise.
+    proof: str = ""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ server prints after the field path (`Invalid value: "x": ...`, `Required value`,
 from __future__ import annotations
 
 import functools
-
 import json
 import re
 from collections.abc import Iterable

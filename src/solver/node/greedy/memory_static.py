@@ -197,7 +197,14 @@ class StaticMemoryPolicy:
         if existing is not None:
             self.update_reusable(pod, container, existing)
             return
-        requested = self.requested(container)
+        mask = self.choose_mask(state, pod, self.requested(container), hint)
+        self.assign(state, pod, container, mask)
+
+    def choose_mask(
+        self, state: MemoryAssignments, pod: PodFacts, requested: dict[str, int], hint: Hint
+    ) -> int:
+        """The NUMA mask the blocks go on: the topology manager's hint, or the default hint when it has
+        none, extended to a mask that holds the request (the kubelet refuses when none does)."""
         best = hint
         if hint.mask is None:
             default = self._best(
@@ -217,6 +224,12 @@ class StaticMemoryPolicy:
             mask = best.mask or 0
         if self._violates_groups(state, mask):
             raise _fail("preferred hint violates NUMA node allocation")
+        return mask
+
+    def assign(self, state: MemoryAssignments, pod: PodFacts, container: ContainerFacts, mask: int) -> None:
+        """Record the container's blocks on `mask` and consume them node by node (first node first),
+        reusing what earlier init containers of the pod left on the same mask."""
+        requested = self.requested(container)
         nodes = bitmask.bits(mask)
         blocks: list[Block] = []
         for resource, size in sorted(requested.items()):

@@ -145,13 +145,7 @@ def _allocate_memory(admitter: Admitter, pod: PodFacts, hint: Hint) -> None:
     state = admitter.mem
     if pod.uid not in state.pod_entries:
         requested = dict(pod.pod_memory)
-        best = hint
-        if best.mask is None:
-            best = memory._best(
-                memory.calculate(state, pod, requested),
-                "failed to get the default NUMA affinity, no NUMA nodes with enough memory is available",
-            )
-        mask = best.mask or 0
+        mask = memory.choose_mask(state, pod, requested, hint)
         nodes = [i for i in range(mask.bit_length()) if mask >> i & 1]
         blocks = []
         for resource, size in sorted(requested.items()):

@@ -1,0 +1,37 @@
+"""`kubefit explain`: for every unit that cannot be placed, per node considered, a minimal set of reasons.
+
+Reasons come from the rules (`rules/*.lp`): every violation has a name, and an explanation enforces the
+named groups as assumptions, takes clingo's unsatisfiable core and shrinks it by deletion (`mus`) until
+dropping any one reason makes the rest satisfiable. Each group is rendered in Kubernetes terms
+(`reasons`), the scheduler's filters before and after DRA are reasons too (`units`), and a summary line
+counts nodes by reason (`summary`). Hints say which single relaxation certainly makes a node fit.
+"""
+
+from __future__ import annotations
+
+from ...translate.dra.build import Built
+from ..solution import Solution
+from .inputs import class_matcher, holders
+from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
+from .report import document, text
+from .units import Explainer, Options
+
+__all__ = [
+    "Explainer",
+    "Kind",
+    "NodeExplanation",
+    "Options",
+    "Reason",
+    "UnitExplanation",
+    "Verdict",
+    "document",
+    "explain",
+    "text",
+]
+
+
+def explain(built: Built, solution: Solution, options: Options | None = None) -> list[UnitExplanation]:
+    """Explain the units of `solution` (an engine's answer for `built.problem`)."""
+    return Explainer(
+        built.problem, solution, holders(built), class_matcher(built), options or Options()
+    ).run()

@@ -1,0 +1,89 @@
+"""What explanations read from the objects besides the Problem: who holds the allocated devices, and
+which devices a DeviceClass's own selectors match (the first step of the candidate funnel)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import CelError
+from ...translate.cel.selector import Selector
+from ...translate.dra.build import Built
+from ...translate.validation.run import cel_features
+from ..problem import SlotKey
+from .reasons import ClassMatch
+
+
+def holders(built: Built) -> dict[str, list[str]]:
+    """Device (`driver/pool/device`) -> the claims (`namespace/name`) whose status.allocation holds it
+    (results with admin access hold nothing)."""
+    out: dict[str, list[str]] = {}
+    for obj in built.objects.of_kind("ResourceClaim"):
+        model: Any = obj.model
+        allocation = model.status.allocation if model.status is not None else None
+        if allocation is None or allocation.devices is None:
+            continue
+        ref = f"{obj.namespace}/{obj.name}" if obj.namespace else obj.name
+        for result in allocation.devices.results or ():
+            if result.admin_access:
+                continue
+            users = out.setdefault(f"{result.driver}/{result.pool}/{result.device}", [])
+            if ref not in users:
+                users.append(ref)
+    return out
+
+
+def _own_selectors(built: Built) -> set[SlotKey]:
+    """The request slots that have selectors of their own (beside their class's)."""
+    out: set[SlotKey] = set()
+    for claim in built.problem.claims:
+        spec: Any = built.claims[claim.id].spec
+        for ri, request in enumerate(spec.devices.requests or ()):
+            bodies = request.first_available or [request.exactly]
+            for si, body in enumerate(bodies):
+                if body is not None and body.selectors:
+                    out.add((claim.id, ri, si))
+    return out
+
+
+def class_matcher(built: Built) -> ClassMatch:
+    """Whether a device matches the class of a slot (None when it cannot be told: an unknown class, a
+    CEL error). For a request without selectors of its own that is whether the request selects it;
+    otherwise the class's selectors are evaluated, once per class and device."""
+    features = cel_features(built.gates)
+    own = _own_selectors(built)
+    selectable = built.problem.selectable
+    classes: dict[str, list[str]] = {}
+    for obj in built.objects.of_kind("DeviceClass"):
+        model: Any = obj.model
+        classes[obj.name] = [s.cel.expression for s in (model.spec.selectors or ()) if s.cel]
+    selectors: dict[str, Selector] = {}
+    cache: dict[tuple[str, int], bool | None] = {}
+
+    def match(slot: SlotKey, name: str, device: int) -> bool | None:
+        if slot not in own:
+            selected = selectable.get((slot, device))
+            return None if isinstance(selected, str) else bool(selected)
+        key = (name, device)
+        if key in cache:
+            return cache[key]
+        outcome: bool | None = True
+        if name not in classes:
+            outcome = None
+        for expression in classes.get(name, ()):
+            selector = selectors.get(expression)
+            if selector is None:
+                selector = selectors[expression] = Selector(expression, features)
+            if selector.error is not None:
+                outcome = None
+                break
+            try:
+                if not selector.evaluate(built.table.inputs[device]):
+                    outcome = False
+                    break
+            except CelError:
+                outcome = None
+                break
+        cache[key] = outcome
+        return outcome
+
+    return match

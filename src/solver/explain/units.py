@@ -1,0 +1,257 @@
+"""Explaining units as the scheduler met them: earlier units' allocations replayed, then every node.
+
+The engine's Solution says which units fit and where. For a unit that does not, the in-use state it met
+is rebuilt (the input's allocations plus the allocations of the units before it, as `solver.units`
+commits them), and every node the scheduler considered is explained in its order: the filters before
+DRA (node affinity and taints as the Problem recorded them, a shared claim allocated for another node,
+node resources), then the devices (`node.explain_dra`), then what the chosen devices map to node
+resources, then the pod group.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..asp.facts import NodeFacts
+from ..asp.search import Cache as AllocationCache
+from ..asp.search import search_node as asp_search
+from ..capacity import device_capacity
+from ..engines import Budget
+from ..node_fit import unit_demand
+from ..problem import Problem, Unit
+from ..solution import Solution, Status, UnitOutcome
+from ..units import NodeAnswer, State, Taken, node_shortfalls, placement_conflict
+from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
+from .node import Cores, explanation, node_facts, solve_shapes, undecided
+from .reasons import ClassMatch, amount
+from .summary import summary
+
+
+@dataclass
+class Options:
+    time_limit: float | None = None  # seconds for the whole explanation; shrinking stops at it
+    steps: int | None = None  # greedy's budget where it decides errors first (see asp.search)
+    units: frozenset[int] | None = None  # only these units (default: every unit that was pending)
+
+
+@dataclass
+class Explainer:
+    problem: Problem
+    solution: Solution
+    holders: Mapping[str, list[str]] = field(default_factory=dict)
+    class_match: ClassMatch | None = None
+    options: Options = field(default_factory=Options)
+    cores: Cores = field(default_factory=Cores)
+
+    def run(self) -> list[UnitExplanation]:
+        p = self.problem
+        deadline = None if self.options.time_limit is None else time.monotonic() + self.options.time_limit
+        state = State.of(p)
+        holders = {ref: list(names) for ref, names in self.holders.items()}
+        out: list[UnitExplanation] = []
+        for unit, outcome in zip(p.units, self.solution.units, strict=True):
+            wanted = self.options.units is None or unit.id in self.options.units
+            if outcome.status == Status.ALLOCATED:
+                if wanted:
+                    out.append(self.fits(unit, outcome))
+                self.commit(unit, outcome, state, holders)
+            elif wanted:
+                out.append(self.explain(unit, outcome, state, holders, deadline))
+        return out
+
+    # --- replay --------------------------------------------------------------------------------------
+
+    def commit(self, unit: Unit, outcome: UnitOutcome, state: State, holders: dict[str, list[str]]) -> None:
+        p = self.problem
+        taken = []
+        for allocation in outcome.allocations:
+            claim = p.claims[allocation.claim]
+            for r in allocation.results:
+                device = p.devices[r.device]
+                consumed = None
+                if r.shared:
+                    qualified = {res.published: name for name, res in device_capacity(device).items()}
+                    consumed = {qualified.get(k, k): v for k, v in (r.consumed_capacity or {}).items()}
+                taken.append(Taken(device, r.admin_access, r.shared, consumed))
+                if not r.admin_access:
+                    users = holders.setdefault(device.ref, [])
+                    if claim.ref not in users:
+                        users.append(claim.ref)
+        state.commit(NodeAnswer(Status.ALLOCATED, outcome.allocations, tuple(taken)))
+        state.charge(outcome.node, unit_demand(p, unit, outcome.allocations))
+
+    # --- units ---------------------------------------------------------------------------------------
+
+    def fits(self, unit: Unit, outcome: UnitOutcome) -> UnitExplanation:
+        return UnitExplanation(
+            unit.id,
+            _name(unit),
+            Verdict.FITS,
+            f"{_name(unit)} fits on node {outcome.node}" if outcome.node else f"{_name(unit)} fits",
+            outcome.node,
+            outcome.allocations,
+            (NodeExplanation(outcome.node, Verdict.FITS),) if outcome.node else (),
+        )
+
+    def explain(
+        self,
+        unit: Unit,
+        outcome: UnitOutcome,
+        state: State,
+        holders: Mapping[str, list[str]],
+        deadline: float | None,
+    ) -> UnitExplanation:
+        p = self.problem
+        if unit.error:
+            reason = Reason("unit", Kind.UNIT_ERROR, unit.error, "cannot be scheduled", {"unit": unit.name})
+            return UnitExplanation(
+                unit.id,
+                _name(unit),
+                Verdict.ERROR,
+                f"{_name(unit)} cannot be scheduled: {unit.error}",
+                reasons=(reason,),
+                message=outcome.message,
+            )
+        gang = _gang_refusal(unit, outcome)
+        pending = [
+            p.claims[c] for c in unit.claims if not p.claims[c].allocated and c not in state.allocations
+        ]
+        nodes: dict[str, NodeExplanation | NodeFacts | None] = {}
+        for node, why in unit.excluded.items():
+            reason = Reason(f"node/{why}", Kind.NODE_EXCLUDED, why, why, {"node": node})
+            nodes[node] = NodeExplanation(node, Verdict.DOES_NOT_FIT, (reason,))
+        budget = Budget(self.options.steps)
+        in_use = state.freeze()
+        for node in unit.nodes:
+            before = self.before_dra(unit, node, state)
+            if before is not None or not pending:
+                nodes[node] = before
+            elif deadline is not None and time.monotonic() > deadline:
+                nodes[node] = NodeExplanation(
+                    node, Verdict.UNKNOWN, (undecided("the time limit ran out"),), minimal=False
+                )
+            else:
+                nodes[node] = node_facts(p, unit, p.views[node], pending, in_use, holders, deadline, budget)
+        solve_shapes(self.cores, [nf for nf in nodes.values() if isinstance(nf, NodeFacts)], deadline)
+        out: list[NodeExplanation] = []
+        for node, entry in nodes.items():
+            if isinstance(entry, NodeExplanation):
+                out.append(entry)
+                continue
+            if isinstance(entry, NodeFacts):
+                answer = self.cores.answers[entry.key()]
+                if not answer.satisfiable:
+                    out.append(explanation(node, entry, answer, self.class_match))
+                    continue
+                mapped = self.mapped_resources(unit, entry, state, budget, deadline)
+                if mapped:
+                    out.append(NodeExplanation(node, Verdict.DOES_NOT_FIT, mapped))
+                    continue
+            out.append(
+                NodeExplanation(node, Verdict.DOES_NOT_FIT, (gang,))
+                if gang
+                else NodeExplanation(node, Verdict.FITS)
+            )
+        verdict = Verdict.DOES_NOT_FIT
+        if outcome.status == Status.ERROR:
+            verdict = Verdict.ERROR
+        elif outcome.status == Status.UNKNOWN:
+            verdict = Verdict.UNKNOWN
+        return UnitExplanation(
+            unit.id,
+            _name(unit),
+            verdict,
+            summary(_name(unit), out),
+            nodes=tuple(out),
+            message=outcome.message,
+        )
+
+    def before_dra(self, unit: Unit, node: str, state: State) -> NodeExplanation | None:
+        """The scheduler's filters before DRA: a shared claim allocated elsewhere, node resources."""
+        where = placement_conflict(self.problem, unit, node, state)
+        if where:
+            claim = where.removeprefix("claim ").split(" ", 1)[0]
+            reason = Reason(
+                f"placement/{claim}",
+                Kind.CLAIM_PLACEMENT,
+                where,
+                "have a shared claim allocated elsewhere",
+                {"claim": claim},
+            )
+            return NodeExplanation(node, Verdict.DOES_NOT_FIT, (reason,))
+        short = self.resources(node, state, unit.requests, Kind.NODE_RESOURCES)
+        return NodeExplanation(node, Verdict.DOES_NOT_FIT, short) if short else None
+
+    def mapped_resources(
+        self, unit: Unit, nf: NodeFacts, state: State, budget: Budget, deadline: float | None
+    ) -> tuple[Reason, ...]:
+        """Where the devices fit: what the first-fit allocation maps to node resources, if it does not fit."""
+        answer = asp_search(
+            AllocationCache(), self.problem, unit, nf.view, nf.claims, nf.in_use, budget, deadline
+        )
+        if answer.status != Status.ALLOCATED:
+            return ()
+        demand = unit_demand(self.problem, unit, answer.allocations)
+        return self.resources(nf.view.node, state, demand, Kind.MAPPED_RESOURCES)
+
+    def resources(self, node: str, state: State, demand: Mapping[str, int], kind: Kind) -> tuple[Reason, ...]:
+        """The scheduler's NodeResourcesFit reasons, each with what is asked, used and allocatable."""
+        fact = self.problem.nodes.get(node)
+        short = node_shortfalls(self.problem, node, state, demand)
+        if fact is None or fact.allocatable is None:
+            return ()
+        used = state.node_used.get(node, {})
+        out = []
+        for text in short:
+            resource = "pods" if text == "Too many pods" else text.removeprefix("Insufficient ")
+            show = _units(resource)
+            asked, taken, total = (
+                demand.get(resource, 0),
+                used.get(resource, 0),
+                fact.allocatable.get(resource, 0),
+            )
+            via = " (with what the allocated devices map to it)" if kind == Kind.MAPPED_RESOURCES else ""
+            out.append(
+                Reason(
+                    f"resources/{resource}",
+                    kind,
+                    f"{text}: the pod requests {show(asked)}{via}, the node has {show(total)} allocatable "
+                    f"and {show(taken)} requested by its pods",
+                    text,
+                    {"resource": resource},
+                    {"requested": show(asked), "used": show(taken), "allocatable": show(total)},
+                )
+            )
+        return tuple(out)
+
+
+def _units(resource: str) -> Callable[[int], str]:
+    """How to print amounts of a node resource (cpu is counted in millicores)."""
+
+    def cpu(v: int) -> str:
+        return amount(Fraction(v, 1000))
+
+    def other(v: int) -> str:
+        return amount(Fraction(v)) if resource != "pods" else str(v)
+
+    return cpu if resource == "cpu" else other
+
+
+def _gang_refusal(unit: Unit, outcome: UnitOutcome) -> Reason | None:
+    if unit.gang is None or not outcome.message.startswith(f'pod group "{unit.gang.name}"'):
+        return None
+    return Reason(
+        f"podgroup/{unit.gang.name}",
+        Kind.POD_GROUP,
+        outcome.message,
+        f"wait for the rest of pod group {unit.gang.name}",
+        {"podGroup": unit.gang.name},
+        {"minCount": unit.gang.min_count},
+    )
+
+
+def _name(unit: Unit) -> str:
+    return f"pod {unit.pod}" if unit.pod else f"claims {unit.name}"

@@ -1,0 +1,77 @@
+"""Constraint families of the CPU manager's static policy (cpumanager/policy_static.go)."""
+
+from __future__ import annotations
+
+from .model import PodModel
+
+
+def cpu_counts(pm: PodModel) -> None:
+    """A Guaranteed container with an integral CPU request gets exactly that many exclusive CPUs."""
+    for s in pm.view.exclusive:
+        if s.fixed_cpus is None:
+            pm.model.add(sum(pm.x[s.index].values()) == s.cpus)
+
+
+def cpu_lifetimes(pm: PodModel) -> None:
+    """No CPU is held twice at once: init containers run one at a time beside the sidecars started
+    before them, then sidecars and app containers run together. A completed init container's CPUs
+    are reusable (the kubelet's reusable set), a sidecar's never."""
+    for phase in pm.view.phases():
+        members = [s for s in phase if s in pm.x]
+        if len(members) < 2:
+            continue
+        for cpu in sorted({c for s in members for c in pm.x[s]}):
+            lits = [pm.x[s][cpu] for s in members if cpu in pm.x[s]]
+            if len(lits) > 1:
+                pm.model.add_at_most_one(lits)
+
+
+def full_physical_cores(pm: PodModel) -> None:
+    """full-pcpus-only: a container gets whole physical cores, every thread of each core it uses, so
+    no other workload shares a core with it; a core with a reserved or otherwise held thread is out."""
+    if not pm.admitter.policy.option("full-pcpus-only") or pm.topo.cpus_per_core <= 1:
+        return
+    topo = pm.topo
+    for s in pm.view.exclusive:
+        if s.fixed_cpus is not None:
+            continue
+        row = pm.x[s.index]
+        for core in sorted(topo.levels_of(row, "core")):
+            threads = sorted(topo.cpus_in("core", (core,)))
+            if any(t not in row for t in threads):
+                for t in threads:
+                    if t in row:
+                        pm.model.add(row[t] == 0)
+                continue
+            for t in threads[1:]:
+                pm.model.add(row[t] == row[threads[0]])
+
+
+def free_physical_cpus(pm: PodModel) -> None:
+    """full-pcpus-only: the kubelet refuses a container whose request exceeds the free CPUs outside
+    the reserved CPUs' cores at the time it is allocated (SMTAlignmentError); earlier containers of
+    the pod have left the free pool by then."""
+    admitter = pm.admitter
+    cpu = admitter.cpu
+    if cpu is None or not cpu.full_pcpus or pm.view.pod_level:
+        return
+    default = frozenset(admitter.cpus.default) - cpu.reserved_physical
+    taken: dict[int, list[object]] = {}
+    for s in pm.view.exclusive:
+        if s.fixed_cpus is None:
+            if taken:
+                gone = []
+                for c, lits in sorted(taken.items()):
+                    if c not in default:
+                        continue
+                    if len(lits) == 1:
+                        gone.append(lits[0])
+                    else:
+                        u = pm.bool(f"gone_{s.name}_{c}")
+                        pm.model.add_max_equality(u, lits)  # type: ignore[arg-type]
+                        gone.append(u)
+                pm.model.add(sum(gone) <= len(default) - s.cpus)  # type: ignore[arg-type]
+            elif s.cpus > len(default):
+                pm.model.add_bool_or([])  # no assignment at all: the kubelet refuses it
+        for c, lit in pm.x[s.index].items():
+            taken.setdefault(c, []).append(lit)
