@@ -137,9 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--explain",
-        action="store_true",
-        help="FailedScheduling events carry the explain summary (the reasons per node; costs a search "
-        "for minimal reasons on every node)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="after the scheduler's own message, FailedScheduling events carry explain's summary of the "
+        "reasons per node (default; --no-explain skips the search for minimal reasons on every node)",
     )
     p.set_defaults(run=cmd_allocate)
 
@@ -148,11 +149,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="why a pod or claims cannot be placed: per node, minimal reasons",
         description="For every pending pod (or the named claims) that cannot be placed, and every node "
         "the scheduler considers, a minimal set of reasons: removing any one of them makes the rest "
-        "satisfiable. Pods that fit say where, with their allocation. Exit 1 when something does not fit.",
+        "satisfiable. Pods that fit say where, with their allocation. With --node N whose NodeTopology is in "
+        "the input, the pods bound to N are explained as its kubelet admits them: the kubelet's reason and a "
+        "minimal set of reasons in its terms. Exit 1 when something does not fit.",
     )
     _common(p)
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--pod", metavar="[NAMESPACE/]NAME", help="explain this pending pod only")
+    who.add_argument(
+        "--pod", metavar="[NAMESPACE/]NAME", help="explain this pod only (pending, or bound to --node)"
+    )
     who.add_argument(
         "--claims", help="comma-separated claims ([namespace/]name) allocated together, in order"
     )
@@ -166,6 +171,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="budget for the reasons; where it stops them early they are reported with minimal: false",
     )
     p.add_argument("--steps", type=int, default=1_000_000, metavar="N", help="search steps per node (greedy)")
+    p.add_argument(
+        "--cpu-manager-state",
+        metavar="FILE",
+        help="with --node N and its NodeTopology: the kubelet's cpu_manager_state, for the pods bound to N",
+    )
+    p.add_argument(
+        "--memory-manager-state", metavar="FILE", help="likewise, the kubelet's memory_manager_state"
+    )
     p.set_defaults(run=cmd_explain)
 
     p = verbs.add_parser(
@@ -423,9 +436,13 @@ def cmd_allocate(args: argparse.Namespace) -> int:
     if args.explain:
         from .solver.explain import explain
 
-        messages = {u.unit: u.summary for u in explain(built, solution) if not u.fits}
+        # An allocator error already says exactly what stopped it; explain adds nothing there.
+        errors = {o.unit for o in solution.units if o.status == Status.ERROR}
+        messages = {
+            u.unit: u.summary for u in explain(built, solution) if not u.fits and u.unit not in errors
+        }
     doc = render_list(built, solution, messages)
-    emit(doc, _format(args), allocation_table(built, solution))
+    emit(doc, _format(args), allocation_table(built, solution, messages))
     for unit in solution.units:
         if unit.status != Status.ALLOCATED:
             log.info("%s: %s", built.problem.units[unit.unit].name, unit.message)
@@ -435,10 +452,21 @@ def cmd_allocate(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from .solver import engines
     from .solver.explain import Options, document, explain, text
+    from .solver.explain.admission_render import items as admission_items
+    from .solver.explain.admission_render import text as admission_text
     from .translate.dra.build import build
 
     gates = _gates(args)
     objects = load_valid(args, gates, api_problems_are_errors=False)
+    bound = _bound_pods(args, objects, gates)
+    if bound is not None and args.pod:
+        node_doc = {
+            "apiVersion": "kubefit.io/v1alpha1",
+            "kind": "Explanation",
+            "items": admission_items(bound),
+        }
+        emit(node_doc, _format(args), admission_text(bound))
+        return EXIT_OK if all(p.admitted for p in bound) else EXIT_NO_FIT
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
     built = build(objects, gates, args.node, claims)
     problem = built.problem
@@ -451,11 +479,35 @@ def cmd_explain(args: argparse.Namespace) -> int:
     engines.check_supported(engine, problem)
     solution = engine.solve(problem, engines.Budget(args.steps))
     units = explain(built, solution, Options(args.time_limit, args.steps, wanted))
-    emit(document(problem, units), _format(args), text(problem, units))
-    return EXIT_OK if all(u.fits for u in units) else EXIT_NO_FIT
+    doc = document(problem, units)
+    out = text(problem, units)
+    fits = all(u.fits for u in units)
+    if bound is not None:
+        # The node's pods as its kubelet admits them, then the pending pods as the scheduler places them.
+        doc["items"] = [*admission_items(bound), *doc["items"]]
+        out = admission_text(bound) + ("\n" + out if units else "")
+        fits = fits and all(p.admitted for p in bound)
+    emit(doc, _format(args), out)
+    return EXIT_OK if fits else EXIT_NO_FIT
 
 
-def allocation_table(built: Any, solution: Any) -> str:
+def _bound_pods(args: argparse.Namespace, objects: Any, gates: FeatureGates) -> list[Any] | None:
+    """With --node N whose kubelet the input describes (its NodeTopology, as for `admit`): the pods bound
+    to N (or --pod, when it is bound to N) explained as the kubelet admits them; None otherwise."""
+    from .solver.explain.admission import bound_to, explain_admissions, has_kubelet
+    from .translate.node.build import StateFiles
+
+    if not args.node or args.claims or not has_kubelet(objects, args.node):
+        return None
+    if args.pod and not bound_to(objects, args.node, args.pod):
+        return None
+    files = StateFiles(args.cpu_manager_state, args.memory_manager_state)
+    return explain_admissions(objects, gates, args.node, args.pod, files, args.time_limit)
+
+
+def allocation_table(built: Any, solution: Any, summaries: dict[int, str] | None = None) -> str:
+    from .solver.render import with_summary
+
     problem = built.problem
     rows = []
     for outcome in solution.units:
@@ -477,7 +529,17 @@ def allocation_table(built: Any, solution: Any) -> str:
                     ]
                 )
     text = table(["UNIT", "STATUS", "NODE", "CLAIM", "REQUEST", "DEVICE"], rows)
-    messages = [f"{problem.units[o.unit].name}: {o.message}" for o in solution.units if o.message]
+    messages = [
+        f"{problem.units[o.unit].name}: {with_summary(o.message, (summaries or {}).get(o.unit))}"
+        for o in solution.units
+        if o.message
+    ]
+    # Where greedy gave up and another engine settled it, say who decided (as the YAML annotates).
+    messages += [
+        f"{problem.units[o.unit].name}: decided by {o.decided_by}" + (f": {o.note}" if o.note else "")
+        for o in solution.units
+        if o.decided_by
+    ]
     return text + ("\n" + "\n".join(messages) + "\n" if messages else "")
 
 

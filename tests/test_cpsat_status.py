@@ -130,3 +130,43 @@ def test_greedy_takes_no_objective(tmp_path: Path) -> None:
     code, _, err = allocate(tmp_path, BASE, "--objective", "pack")
     assert code == 2
     assert "engine greedy does not take objective" in err
+
+
+def test_the_table_says_who_decided_where_greedy_gave_up(tmp_path: Path) -> None:
+    import contextlib
+    import io
+
+    from cluster_manifests import write
+
+    from kubefit.cli import main
+
+    devices = [{"name": f"gpu-{i}", "attributes": {"model": {"string": f"m{i % 3}"}}} for i in range(12)]
+    sliced = gpus(count=0)
+    sliced["spec"]["devices"] = devices
+    wanted = claim("claim-0", count=4)
+    wanted["spec"]["devices"]["constraints"] = [{"distinctAttribute": "gpu.example.com/model"}]
+    path = write(tmp_path, [node(), device_class(), sliced, wanted])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(
+            [
+                "allocate",
+                "-f",
+                str(path),
+                "--claims",
+                "default/claim-0",
+                "--node",
+                "node-1",
+                "--engine",
+                "cpsat",
+                "--steps",
+                "5",
+                "-o",
+                "table",
+            ]
+        )
+    assert code == 1
+    assert (
+        "default/claim-0: decided by cpsat: node node-1: greedy's first-fit search stopped" in out.getvalue()
+    )
+    assert "cpsat proved that nothing fits" in out.getvalue()

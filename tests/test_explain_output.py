@@ -100,11 +100,16 @@ def test_an_unknown_pod_is_bad_input() -> None:
     assert "no pending pod" in err.getvalue()
 
 
-def test_allocate_with_explain_puts_the_summary_in_the_event() -> None:
-    code, text = run("allocate", "-f", str(DATA / "match-attribute.yaml"), "-o", "json", "--explain")
+def test_allocate_puts_the_summary_after_the_schedulers_message_in_the_event() -> None:
+    code, text = run("allocate", "-f", str(DATA / "match-attribute.yaml"), "-o", "json")
     assert code == 1
     (event,) = [i for i in json.loads(text)["items"] if i["kind"] == "Event"]
     assert event["message"] == (
+        "0/1 nodes are available: 1 cannot allocate all claims. "
         "0/1 nodes can run claims train/gpu-nic: 1 cannot satisfy constraint matchAttribute "
         "resource.kubernetes.io/pcieRoot."
     )
+    code, text = run("allocate", "-f", str(DATA / "match-attribute.yaml"), "-o", "json", "--no-explain")
+    assert code == 1
+    (event,) = [i for i in json.loads(text)["items"] if i["kind"] == "Event"]
+    assert event["message"] == "0/1 nodes are available: 1 cannot allocate all claims."

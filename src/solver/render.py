@@ -94,7 +94,7 @@ class Renderer:
         self.built = built
         self.problem = built.problem
         self.solution = solution
-        self.messages = messages or {}  # unit id -> event message replacing the engine's (explain)
+        self.messages = messages or {}  # unit id -> explain's summary, after the engine's message
         self.on = self.problem.features.__contains__
 
     # --- results -------------------------------------------------------------------------------------
@@ -372,7 +372,7 @@ class Renderer:
                 "namespace": namespace,
                 "name": first.name if first is not None else "",
             }
-        message = self.messages.get(outcome.unit, outcome.message)
+        message = with_summary(outcome.message, self.messages.get(outcome.unit))
         if outcome.status == Status.ERROR:
             message = f'running PreFilter/Filter plugin "DynamicResources": {message}'
         digest = hashlib.sha256(f"{unit.name}/{outcome.unit}".encode()).hexdigest()[:16]
@@ -404,6 +404,17 @@ class Renderer:
         return items
 
 
+def with_summary(message: str, summary: str | None) -> str:
+    """The scheduler's own message first (what a Kubernetes user recognises), then explain's summary."""
+    if not summary:
+        return message
+    # Node filters (affinity, taints, NodeResourcesFit) already read the same in both: say them once.
+    _, _, reasons = summary.partition(": ")
+    if summary == message or (reasons and reasons in message):
+        return message
+    return f"{message} {summary}" if message else summary
+
+
 # What an engine that proves its answers (cpsat) says about the unit behind an object: its
 # Proof (optimal, feasible, infeasible, unknown) and, where greedy could not decide, who did and why.
 SOLVER_STATUS_ANNOTATION = "kubefit.io/solver-status"
@@ -432,5 +443,5 @@ def render_list(
     built: Built, solution: Solution, messages: Mapping[int, str] | None = None
 ) -> dict[str, Any]:
     """A v1 List of the claims (with status.allocation), pods and FailedScheduling events (`messages`:
-    event messages by unit id, replacing the engine's)."""
+    explain's summaries by unit id, appended to the engine's messages)."""
     return {"apiVersion": "v1", "kind": "List", "items": Renderer(built, solution, messages).items()}

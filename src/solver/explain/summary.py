@@ -44,6 +44,13 @@ def summary(name: str, nodes: Sequence[NodeExplanation]) -> str:
         top = headline(node.reasons)
         phrase = top.summary if top is not None else "cannot run it"
         counts[phrase] = counts.get(phrase, 0) + 1
-    parts = ", ".join(f"{n} {phrase}" for phrase, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    parts = ", ".join(
+        f"{n} {_agreeing(phrase, n)}" for phrase, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
     text = f"{fitting}/{len(nodes)} nodes can run {name}"
     return f"{text}: {parts}." if parts else f"{text}."
+
+
+def _agreeing(phrase: str, count: int) -> str:
+    """Phrases are written for many nodes ("have no devices ..."); one node "has" them."""
+    return "has " + phrase[5:] if count == 1 and phrase.startswith("have ") else phrase

@@ -28,7 +28,7 @@ from ..problem import CPUSet, NodeProblem, PodFacts
 from ..solution import NodeSolution, PodAdmission
 from . import cpus, memory, objective, topology
 from .facts import BUBBLE, PodView, view
-from .model import PodModel
+from .model import Guards, PodModel
 from .solve import Outcome, Proof, solve
 
 
@@ -203,9 +203,10 @@ def _not_multiple(error: AdmissionError | None) -> bool:
     return isinstance(error, SMTAlignmentError) and "not multiple" in error.message
 
 
-def build(admitter: Admitter, pv: PodView) -> PodModel:
-    """The model of one pod: variables, then every constraint family."""
-    pm = PodModel(admitter, pv)
+def build(admitter: Admitter, pv: PodView, guards: Guards | None = None) -> PodModel:
+    """The model of one pod: variables, then every constraint family (with `guards`: each family's
+    constraints in named groups, for explanations)."""
+    pm = PodModel(admitter, pv, guards=guards)
     pm.cpu_vars()
     cpus.cpu_counts(pm)
     cpus.cpu_lifetimes(pm)

@@ -9,7 +9,7 @@ def cpu_counts(pm: PodModel) -> None:
     """A Guaranteed container with an integral CPU request gets exactly that many exclusive CPUs."""
     for s in pm.view.exclusive:
         if s.fixed_cpus is None:
-            pm.model.add(sum(pm.x[s.index].values()) == s.cpus)
+            pm.guard(pm.model.add(sum(pm.x[s.index].values()) == s.cpus), ("cpu", s.index))
 
 
 def cpu_lifetimes(pm: PodModel) -> None:
@@ -41,10 +41,10 @@ def full_physical_cores(pm: PodModel) -> None:
             if any(t not in row for t in threads):
                 for t in threads:
                     if t in row:
-                        pm.model.add(row[t] == 0)
+                        pm.guard(pm.model.add(row[t] == 0), ("whole-cores", s.index))
                 continue
             for t in threads[1:]:
-                pm.model.add(row[t] == row[threads[0]])
+                pm.guard(pm.model.add(row[t] == row[threads[0]]), ("whole-cores", s.index))
 
 
 def free_physical_cpus(pm: PodModel) -> None:
@@ -70,8 +70,12 @@ def free_physical_cpus(pm: PodModel) -> None:
                         u = pm.bool(f"gone_{s.name}_{c}")
                         pm.model.add_max_equality(u, lits)  # type: ignore[arg-type]
                         gone.append(u)
-                pm.model.add(sum(gone) <= len(default) - s.cpus)  # type: ignore[arg-type]
+                pm.guard(
+                    pm.model.add(sum(gone) <= len(default) - s.cpus),  # type: ignore[arg-type]
+                    ("physical-cpus", s.index),
+                )
             elif s.cpus > len(default):
-                pm.model.add_bool_or([])  # no assignment at all: the kubelet refuses it
+                # No assignment at all: the kubelet refuses it.
+                pm.guard(pm.model.add_bool_or([]), ("physical-cpus", s.index))
         for c, lit in pm.x[s.index].items():
             taken.setdefault(c, []).append(lit)

@@ -55,7 +55,7 @@ def memory_blocks(pm: PodModel) -> None:
         pm.memory_masks[g.index] = masks
         row = {m: pm.bool(f"block_{g.index}_{m:b}") for m in masks}
         pm.block[g.index] = row
-        pm.model.add_exactly_one(row.values())
+        pm.guard(pm.model.add_exactly_one(row.values()), ("memory", g.index))
 
 
 def memory_capacity(pm: PodModel) -> None:
@@ -82,7 +82,8 @@ def memory_capacity(pm: PodModel) -> None:
                     if r == resource
                 ]
                 if held:
-                    pm.model.add(sum(held) <= free(pm, m, resource))
+                    groups = [("memory", g) for g in live if m in pm.block[g]]
+                    pm.guard(pm.model.add(sum(held) <= free(pm, m, resource)), *groups)
 
 
 def memory_grouping(pm: PodModel) -> None:
