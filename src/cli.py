@@ -434,13 +434,14 @@ def cmd_allocate(args: argparse.Namespace) -> int:
     solution = engine.solve(built.problem, engines.Budget(args.steps, args.time_limit))
     messages = None
     if args.explain:
-        from .solver.explain import explain
+        from .solver.explain import Options, explain
 
-        # An allocator error already says exactly what stopped it; explain adds nothing there.
-        errors = {o.unit for o in solution.units if o.status == Status.ERROR}
-        messages = {
-            u.unit: u.summary for u in explain(built, solution) if not u.fits and u.unit not in errors
-        }
+        # Only units proven not to fit: an allocator error already says exactly what stopped it, and
+        # a unit the budget left undecided would only spend the budget again.
+        failed = frozenset(o.unit for o in solution.units if o.status == Status.UNSATISFIABLE)
+        if failed:
+            why = Options(args.time_limit, args.steps, failed)
+            messages = {u.unit: u.summary for u in explain(built, solution, why) if not u.fits}
     doc = render_list(built, solution, messages)
     emit(doc, _format(args), allocation_table(built, solution, messages))
     for unit in solution.units:

@@ -46,7 +46,10 @@ def test_where_greedy_gives_up_cpsat_decides_and_says_so() -> None:
         Proof.INFEASIBLE,
         "cpsat",
     )
-    assert "first-fit search stopped after" in answer.note and "cpsat proved that nothing fits" in answer.note
+    assert (
+        "first-fit search stopped at its limit" in answer.note
+        and "cpsat proved that nothing fits" in answer.note
+    )
 
 
 def test_a_time_limit_without_a_proof_is_unknown_never_does_not_fit() -> None:

@@ -26,6 +26,9 @@ class Budget:
 
     steps: int | None = None
     seconds: float | None = None
+    # Devices greedy may try, counted across the whole search (each step scans many: a bound on
+    # steps alone does not bound the time on a node with thousands of candidates).
+    devices: int | None = None
 
 
 class Engine(Protocol):

@@ -34,11 +34,19 @@ from .solve import WORKERS, Outcome, Runner
 log = logging.getLogger("kubefit")
 
 
+def hint_devices(facts: NodeFacts) -> int:
+    """... and the devices it may try: a pass without backtracking scans each slot's candidates at
+    most once."""
+    return 100 + sum(2 * len(s.candidates) for s in facts.slots if not s.all_mode)
+
+
 def hint_steps(facts: NodeFacts) -> int:
-    """Greedy's budget when it only provides the hint: about one pass over every candidate, enough
-    when first-fit hardly backtracks (then its answer is the one to prove), and cheap when it does
-    (greedy's steps cost far more than CP-SAT's propagation: benchmarks/cpsat_scaling.py)."""
-    return 50 + sum(s.count + len(s.candidates) for s in facts.slots if not s.all_mode)
+    """Greedy's budget when it only provides the hint: a step places one device (the devices it
+    skips on the way cost no step, only time), so a few steps per wanted device are enough when
+    first-fit hardly backtracks (then its answer is the one to prove), and cheap when it does: each
+    step scans the candidates, so a budget that grew with them cost seconds on a 1,000-device node
+    (benchmarks/cpsat_scaling.py)."""
+    return 50 + sum(2 * min(s.count, len(s.candidates)) for s in facts.slots if not s.all_mode)
 
 
 @dataclass
@@ -77,7 +85,8 @@ def search_node(
     elif options.hint:
         steps = hint_steps(facts)
         steps = min(budget.steps, steps) if budget.steps is not None else steps
-        greedy = greedy_search(problem, unit, view, claims, in_use, Budget(steps), deadline)
+        budget_for_hint = Budget(steps, devices=hint_devices(facts))
+        greedy = greedy_search(problem, unit, view, claims, in_use, budget_for_hint, deadline)
     if greedy is not None and greedy.status == Status.ERROR:
         return greedy  # the scheduler's error, met in its own search order
     nm = build(facts)
@@ -90,7 +99,7 @@ def search_node(
     answer = _answer(facts, nm, runner, outcome)
     if greedy is not None and greedy.status == Status.UNKNOWN and answer.status != Status.UNKNOWN:
         what = "found the allocation" if answer.status == Status.ALLOCATED else "proved that nothing fits"
-        note = f"node {view.node}: greedy's first-fit search stopped after {greedy.steps} steps; cpsat {what}"
+        note = f"node {view.node}: greedy's first-fit {greedy.message}; cpsat {what}"
         return NodeAnswer(
             answer.status,
             answer.allocations,

@@ -40,7 +40,7 @@ def search_node(
     deadline: float | None = None,
 ) -> NodeAnswer:
     """The structured allocator's first-fit search for the claims on one node."""
-    allocator = NodeAllocator(problem, view, claims, in_use, budget.steps)
+    allocator = NodeAllocator(problem, view, claims, in_use, budget.steps, budget.devices, deadline)
     try:
         done = allocator.run()
     except AllocationError as e:
@@ -48,7 +48,7 @@ def search_node(
     except BudgetExceeded:
         return NodeAnswer(
             Status.UNKNOWN,
-            message=f"search stopped at its limit of {budget.steps} steps",
+            message=_limit(budget, allocator),
             steps=allocator.steps,
         )
     if not done:
@@ -57,3 +57,12 @@ def search_node(
         Taken(device, admin, shared, consumed) for device, admin, shared, consumed in allocator.taken()
     )
     return NodeAnswer(Status.ALLOCATED, tuple(allocator.allocations()), taken, steps=allocator.steps)
+
+
+def _limit(budget: Budget, allocator: NodeAllocator) -> str:
+    """Which budget stopped the search."""
+    if budget.devices is not None and allocator.tried > budget.devices:
+        return f"search stopped at its limit of {budget.devices} devices tried"
+    if budget.steps is not None and allocator.steps > budget.steps:
+        return f"search stopped at its limit of {budget.steps} steps"
+    return f"search stopped at the time limit after {allocator.steps} steps"

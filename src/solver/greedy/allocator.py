@@ -10,6 +10,7 @@ Errors carry the allocator's own wording so a Kubernetes user recognises them.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -65,6 +66,8 @@ class NodeAllocator:
         claims: Sequence[Claim],
         in_use: InUse,
         step_limit: int | None = None,
+        device_limit: int | None = None,
+        deadline: float | None = None,
     ) -> None:
         self.p = problem
         self.view = view
@@ -72,6 +75,9 @@ class NodeAllocator:
         self.in_use = in_use
         self.step_limit = step_limit
         self.steps = 0
+        self.device_limit = device_limit
+        self.tried = 0
+        self.deadline = deadline
         self.on = problem.features.__contains__
         self.devices = problem.devices
         self.pool_of: dict[int, PoolView] = {d: pv for pv in view.pools for d in pv.devices}
@@ -468,6 +474,12 @@ class NodeAllocator:
             first = start[1] if pi == start[0] else 0
             for index in range(first, len(pool.devices)):
                 d = pool.devices[index]
+                self.tried += 1
+                if self.device_limit is not None and self.tried > self.device_limit:
+                    raise BudgetExceeded()
+                # The clock is read now and then only: a step can scan thousands of devices.
+                if self.deadline is not None and not self.tried & 1023 and time.monotonic() > self.deadline:
+                    raise BudgetExceeded()
                 ref = self.devices[d].ref
                 if admin and ci in self.allocating.get(ref, ()):
                     continue
