@@ -52,6 +52,17 @@ def test_where_greedy_gives_up_cpsat_decides_and_says_so() -> None:
     )
 
 
+def test_greedy_stops_at_the_time_limit_inside_a_node_and_at_its_devices_budget() -> None:
+    # 60 devices, 4 models, 5 distinct wanted: first-fit search would run for minutes.
+    p = distinct_conflict(60, 4, 5)
+    answer = greedy(p, Budget(seconds=0.2)).units[0]
+    assert answer.status == Status.UNKNOWN
+    assert "search stopped at the time limit after" in answer.message
+    answer = greedy(p, Budget(devices=500)).units[0]
+    assert answer.status == Status.UNKNOWN
+    assert "search stopped at its limit of 500 devices tried" in answer.message
+
+
 def test_a_time_limit_without_a_proof_is_unknown_never_does_not_fit() -> None:
     answer = cpsat(distinct_conflict(4, 2, 3), Budget(seconds=0)).units[0]
     assert (answer.status, answer.proof) == (Status.UNKNOWN, Proof.UNKNOWN)
