@@ -28,10 +28,11 @@ import json
 import os
 import random
 import sys
+import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -592,6 +593,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in write(args.write, cluster, workload, args.format):
             print(f"wrote {path}")
     return 0
+
+
+# --- reporting, shared by the benchmarks that use this cluster ---------------------------------------------
+
+T = TypeVar("T")
+
+
+def timed(fn: Callable[[], T]) -> tuple[T, float]:
+    """The result and the CPU seconds it took: this runs single-threaded, so CPU time is its wall time
+    on an idle machine and stays honest on a busy one."""
+    start = time.process_time()
+    result = fn()
+    return result, time.process_time() - start
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines = [" ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))]
+    lines += [" ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -75,13 +75,6 @@ def row(cluster: gen.Cluster, kind: str, repeat: int) -> list[str]:
     ]
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    lines = [" ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))]
-    lines += [" ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join(lines)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=500)
@@ -93,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"cluster: {args.nodes} nodes; one claim on one node, {args.repeat} runs each (CPU ms)")
     rows = [row(cluster, kind, args.repeat) for kind in args.kinds.split(",") if kind]
     headers = ["kind", "node", "status", "proof", "selectable", "greedy p50", "p90", "cpsat p50", "p90"]
-    print(table(headers, rows))
+    print(gen.table(headers, rows))
     return 0
 
 

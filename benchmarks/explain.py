@@ -17,9 +17,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import cluster as gen
 
@@ -29,14 +28,7 @@ from kubefit.solver.explain.inputs import class_matcher, holders
 from kubefit.solver.solution import Status
 from kubefit.translate.dra.build import Built, build
 
-T = TypeVar("T")
 NAMESPACE = gen.BENCH_NAMESPACE
-
-
-def timed(fn: Callable[[], T]) -> tuple[T, float]:
-    start = time.process_time()
-    result = fn()
-    return result, time.process_time() - start
 
 
 def pending_pod(gpus: int = 4) -> list[dict[str, Any]]:
@@ -63,18 +55,11 @@ def pending_pod(gpus: int = 4) -> list[dict[str, Any]]:
 def explain_once(built: Built, options: Options) -> tuple[list[UnitExplanation], int, float, float]:
     """(explanations, distinct shapes solved, solve seconds, explain seconds)."""
     engine = engines.get("greedy")
-    solution, solve_s = timed(lambda: engine.solve(built.problem, engines.Budget(1_000_000)))
+    solution, solve_s = gen.timed(lambda: engine.solve(built.problem, engines.Budget(1_000_000)))
     assert all(u.status == Status.UNSATISFIABLE for u in solution.units), "the pod was expected to be pending"
     explainer = Explainer(built.problem, solution, holders(built), class_matcher(built), options)
-    units, explain_s = timed(explainer.run)
+    units, explain_s = gen.timed(explainer.run)
     return units, explainer.cores.shapes, solve_s, explain_s
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    lines = [" ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))]
-    lines += [" ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -90,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     builds, solves, explains = [], [], []
     shapes = 0
     for _ in range(args.repeat):
-        built, build_s = timed(lambda: build(objects))
+        built, build_s = gen.timed(lambda: build(objects))
         last, shapes, solve_s, explain_s = explain_once(built, Options())
         builds.append(build_s)
         solves.append(solve_s)
@@ -121,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "solve s",
         "explain s",
     ]
-    print(table(headers, rows))
+    print(gen.table(headers, rows))
     print(f"\n{unit.summary}")
     first = unit.nodes[0]
     print(f"\nnode {first.node}:")

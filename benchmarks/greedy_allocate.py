@@ -26,9 +26,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import cluster as gen
 
@@ -41,18 +41,8 @@ from kubefit.translate.loader import load
 from kubefit.translate.objects import ObjectSet
 from kubefit.translate.validation.run import validate_objects
 
-T = TypeVar("T")
-
 # The pool whose nodes can serve each claim kind (the named node of measurement 1).
 POOL_FOR = {"gpu": "h100", "gpu-pair": "h100", "mig-1g": "a100", "gpu-nic": "h100"}
-
-
-def timed(fn: Callable[[], T]) -> tuple[T, float]:
-    """The result and the CPU seconds it took: this runs single-threaded, so CPU time is its wall time
-    on an idle machine and stays honest on a busy one (wall-clock is printed for the whole run)."""
-    start = time.process_time()
-    result = fn()
-    return result, time.process_time() - start
 
 
 def child_cpu() -> float:
@@ -77,10 +67,10 @@ class Run:
 
 
 def solve(objects: ObjectSet, node: str | None = None, claims: Sequence[str] | None = None) -> Run:
-    built, build_s = timed(lambda: build(objects, node=node, claim_names=claims))
+    built, build_s = gen.timed(lambda: build(objects, node=node, claim_names=claims))
     engine = engines.get("greedy")
     engines.check_supported(engine, built.problem)
-    solution, solve_s = timed(lambda: engine.solve(built.problem, engines.Budget()))
+    solution, solve_s = gen.timed(lambda: engine.solve(built.problem, engines.Budget()))
     violations = validate(built.problem, solution)
     if violations:
         # A wrong answer is worth more than any timing: stop and say which.
@@ -127,15 +117,15 @@ def command_line(cluster: gen.Cluster, repeat: int) -> tuple[list[tuple[str, flo
         # JSON files (a `kind: List`, as `kubectl get -o json` writes them): PyYAML dumps 500 nodes slowly.
         gen.write(directory, cluster, gen.pods("gpu", 1), "json")
         stages: list[tuple[str, float]] = []
-        objects, seconds = timed(lambda: load([directory]))
+        objects, seconds = gen.timed(lambda: load([directory]))
         stages.append(("load (parse + models)", seconds))
-        problems, seconds = timed(lambda: validate_objects(objects))
+        problems, seconds = gen.timed(lambda: validate_objects(objects))
         stages.append(("API validation", seconds))
         if problems:
             raise SystemExit(f"the generated cluster is invalid: {problems[0]}")
         run = solve(objects)
         stages += [("build (translate)", run.build_s), ("solve (greedy)", run.solve_s)]
-        _, seconds = timed(lambda: render_list(run.built, run.solution))
+        _, seconds = gen.timed(lambda: render_list(run.built, run.solution))
         stages.append(("render", seconds))
         times = []
         node = "-"
@@ -160,13 +150,6 @@ def _placed_on(doc: dict[str, Any]) -> str:
     return "-"
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    lines = [" ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))]
-    lines += [" ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join(lines)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=500)
@@ -182,8 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     counts = [int(c) for c in args.pods.split(",") if c]
 
     wall = time.perf_counter()
-    cluster, seconds = timed(lambda: gen.generate(args.nodes, args.seed))
-    objects, load_s = timed(cluster.base)
+    cluster, seconds = gen.timed(lambda: gen.generate(args.nodes, args.seed))
+    objects, load_s = gen.timed(cluster.base)
     pools = {p: len(cluster.nodes_of(p)) for p in gen.TYPES}
     slices = [o.model.spec for o in objects.of_kind("ResourceSlice")]  # type: ignore[attr-defined]
     devices = sum(len(spec.devices or ()) for spec in slices)
@@ -197,12 +180,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(f"\n1. one claim on one named node (median of {args.repeat})")
     rows = [one_claim(cluster, kind, args.repeat) for kind in kinds]
-    print(table(["kind", "node", "status", "build ms", "solve ms", "claims/s"], rows), flush=True)
+    print(gen.table(["kind", "node", "status", "build ms", "solve ms", "claims/s"], rows), flush=True)
 
     print("\n2. pods mode: K pending pods, one claim each from a template, across all nodes (one run each)")
     rows = [pods_mode(cluster, kind, count) for kind in kinds for count in counts]
     headers = ["kind", "pods", "placed", "nodes/pod", "build s", "solve s", "solve ms/pod", "solve claims/s"]
-    print(table([*headers, "claims/s (build+solve)"], rows), flush=True)
+    print(gen.table([*headers, "claims/s (build+solve)"], rows), flush=True)
 
     if not args.no_cli:
         stages, cli_s, node = command_line(cluster, args.repeat)
@@ -210,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = [[name, f"{s:.2f}"] for name, s in stages]
         rows.append(["in-process total", f"{sum(s for _, s in stages):.2f}"])
         rows.append([f"command (median of {args.repeat}, pod -> {node})", f"{cli_s:.2f}"])
-        print(table(["stage", "seconds"], rows))
+        print(gen.table(["stage", "seconds"], rows))
     print(f"\nwall-clock for the whole run: {time.perf_counter() - wall:.0f} s")
     return 0
 

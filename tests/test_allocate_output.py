@@ -9,13 +9,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from golden import check_golden
 
 from kubefit.cli import main
 
@@ -52,11 +52,7 @@ def test_allocate_yaml_is_golden(name: str, paths: list[str], extra: list[str]) 
     code, text = run(args)
     golden = GOLDEN / f"{name}.yaml"
     got = f"# kubefit {' '.join(a for a in args if not a.startswith(str(ROOT)))}\n# exit {code}\n{text}"
-    if os.environ.get("KUBEFIT_UPDATE_GOLDEN"):
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(got, encoding="utf-8")
-    assert golden.is_file(), f"no golden file {golden}; run with KUBEFIT_UPDATE_GOLDEN=1"
-    assert got == golden.read_text(encoding="utf-8")
+    check_golden(golden, got)
 
 
 # --- order independence ----------------------------------------------------------------------------------

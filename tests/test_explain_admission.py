@@ -12,13 +12,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from golden import check_golden
 
 from kubefit.cli import main
 from kubefit.features import ALL_ON
@@ -110,10 +110,7 @@ def test_explain_admission_text_is_golden(name: str) -> None:
     code, text = run("explain", "-f", str(DATA / f"{name}.yaml"), "--node", "node-1", "-o", "table")
     got = f"# kubefit explain -f tests/data/explain-admission/{name}.yaml --node node-1 -o table\n# exit {code}\n{text}"
     golden = GOLDEN / f"explain-admission-{name}.txt"
-    if os.environ.get("KUBEFIT_UPDATE_GOLDEN"):
-        golden.write_text(got, encoding="utf-8")
-    assert golden.is_file(), f"no golden file {golden}; run with KUBEFIT_UPDATE_GOLDEN=1"
-    assert got == golden.read_text(encoding="utf-8")
+    check_golden(golden, got)
 
 
 def test_the_golden_inputs_cover_policy_cpu_memory_device_and_full_pcpus_reasons() -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from golden import check_golden
 
 from kubefit.cli import main
 
@@ -42,10 +42,7 @@ def test_explain_text_is_golden(name: str) -> None:
     code, text = run("explain", "-f", str(DATA / f"{name}.yaml"), "-o", "table")
     got = f"# kubefit explain -f tests/data/explain/{name}.yaml -o table\n# exit {code}\n{text}"
     golden = GOLDEN / f"explain-{name}.txt"
-    if os.environ.get("KUBEFIT_UPDATE_GOLDEN"):
-        golden.write_text(got, encoding="utf-8")
-    assert golden.is_file(), f"no golden file {golden}; run with KUBEFIT_UPDATE_GOLDEN=1"
-    assert got == golden.read_text(encoding="utf-8")
+    check_golden(golden, got)
 
 
 def test_the_golden_inputs_cover_at_least_ten_kinds_of_reason() -> None:

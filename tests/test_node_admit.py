@@ -10,11 +10,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 from pathlib import Path
 
 import pytest
 import yaml
+from golden import check_golden
 
 from kubefit.cli import main
 
@@ -83,10 +83,7 @@ def test_admission_json_is_golden(case: str) -> None:
         "json",
     )
     assert code == (0 if spec["expect"]["admitted"] else 1)
-    golden = GOLDEN / f"admit-{case}.json"
-    if os.environ.get("KUBEFIT_UPDATE_GOLDEN"):
-        golden.write_text(out, encoding="utf-8")
-    assert out == golden.read_text(encoding="utf-8")
+    check_golden(GOLDEN / f"admit-{case}.json", out)
 
 
 def test_without_pod_every_pod_of_the_node_is_admitted_in_order(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ the greedy engine's answers on every upstream scenario pass it."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -12,21 +12,32 @@ from typing import Any
 
 import pytest
 import yaml
+from problem_strategies import (
+    ALL_FEATURES,
+    cap,
+    claim,
+    exact,
+    first_available,
+    node_view,
+    pool_of,
+    problem,
+    slot,
+    string,
+    strings,
+    uses,
+)
 
 from kubefit.features import parse_gates
 from kubefit.solver.greedy import GreedyEngine
 from kubefit.solver.problem import (
-    FEATURES,
     AttrValue,
     Capacity,
-    CapacityPolicy,
     Claim,
     Constraint,
     CounterUse,
     DerivedAttribute,
     Device,
     InUse,
-    Node,
     NodeRequirement,
     NodeSelectorTerm,
     NodeView,
@@ -34,7 +45,6 @@ from kubefit.solver.problem import (
     PoolView,
     Problem,
     Request,
-    Selectable,
     Slot,
     SlotKey,
     Taint,
@@ -46,8 +56,7 @@ from kubefit.solver.validate import Violation, validate
 from kubefit.translate.dra.build import build
 from kubefit.translate.loader import load
 
-SCENARIOS = Path("/work/shared/scenarios/dra")
-ALL_FEATURES = frozenset(FEATURES)
+SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios" / "dra"
 
 # --- builders ----------------------------------------------------------------------------------------------
 
@@ -80,76 +89,6 @@ def device(
         binding_conditions=tuple(binding),
         allow_multiple_allocations=multi,
         placement=Placement(node_name=node),
-    )
-
-
-def pool_of(devices: Sequence[Device], **kw: Any) -> PoolView:
-    ids = tuple(d.id for d in devices)
-    kw.setdefault("counter_devices", ids)
-    return PoolView(devices[0].driver, devices[0].pool, kw.pop("state", "complete"), 1, devices=ids, **kw)
-
-
-def node_view(devices: Sequence[Device], node: str = "node-1", **kw: Any) -> NodeView:
-    """One node seeing every pool of `devices` (pool keyword arguments apply to each)."""
-    unreachable = frozenset(kw.pop("unreachable", ()))
-    pools: dict[tuple[str, str], list[Device]] = {}
-    for d in devices:
-        pools.setdefault((d.driver, d.pool), []).append(d)
-    return NodeView(node, tuple(pool_of(ds, **kw) for _, ds in sorted(pools.items())), unreachable)
-
-
-def slot(name: str = "req-0", **kw: Any) -> Slot:
-    kw.setdefault("device_class", "class-a")
-    return Slot(name=name, **kw)
-
-
-def exact(name: str = "req-0", **kw: Any) -> Request:
-    return Request(name, (slot(name, **kw),))
-
-
-def first_available(name: str, *subs: Slot) -> Request:
-    return Request(name, tuple(replace(s, parent=name) for s in subs), first_available=True)
-
-
-def claim(i: int, *requests: Request, constraints: Sequence[Constraint] = (), **kw: Any) -> Claim:
-    return Claim(
-        i, "default", kw.pop("name", f"claim-{i}"), tuple(requests or (exact(),)), tuple(constraints), **kw
-    )
-
-
-def problem(
-    devices: Sequence[Device],
-    claims: Sequence[Claim],
-    *,
-    views: Iterable[NodeView] | None = None,
-    units: Sequence[Unit] | None = None,
-    in_use: InUse | None = None,
-    selectable: Mapping[tuple[SlotKey, int], Selectable] | None = None,
-    features: Iterable[str] = ALL_FEATURES,
-    **kw: Any,
-) -> Problem:
-    """Every slot selects every device unless `selectable` overrides some pairs."""
-    chosen: dict[tuple[SlotKey, int], Selectable] = {
-        ((c.id, ri, si), d.id): True
-        for c in claims
-        for ri, r in enumerate(c.requests)
-        for si in range(len(r.slots))
-        for d in devices
-    }
-    chosen.update(selectable or {})
-    view_list = list(views) if views is not None else [node_view(devices)]
-    return Problem(
-        nodes={v.node: Node(v.node, {"kubernetes.io/hostname": v.node}) for v in view_list},
-        devices=tuple(devices),
-        views={v.node: v for v in view_list},
-        claims=tuple(claims),
-        units=tuple(units)
-        if units is not None
-        else (Unit(0, "pod-0", tuple(c.id for c in claims), ("node-1",)),),
-        in_use=in_use or InUse(),
-        selectable=chosen,
-        features=frozenset(features),
-        **kw,
     )
 
 
@@ -190,22 +129,6 @@ def only(violations: Sequence[Violation], kind: str, *words: str) -> Violation:
     for word in words:
         assert word in violations[0].message, violations[0].message
     return violations[0]
-
-
-def string(v: str) -> AttrValue:
-    return AttrValue("string", (v,))
-
-
-def strings(*vs: str) -> AttrValue:
-    return AttrValue("string", vs, is_list=True)
-
-
-def cap(value: int, **policy: Any) -> Capacity:
-    return Capacity(Fraction(value), CapacityPolicy(**policy) if policy else None)
-
-
-def uses(counter_set: str, groups: Sequence[str] = (), **counters: int) -> CounterUse:
-    return CounterUse(counter_set, {k: Fraction(v) for k, v in counters.items()}, tuple(groups))
 
 
 # --- a consistent solution ------------------------------------------------------------------------------
