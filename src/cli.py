@@ -33,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{self.prog}: {message}")
 
 
-def _common(parser: argparse.ArgumentParser, solve: bool = False) -> None:
+def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -> None:
     parser.add_argument(
         "-f",
         "--filename",
@@ -43,7 +43,15 @@ def _common(parser: argparse.ArgumentParser, solve: bool = False) -> None:
         help="file, directory (recursive) or - for stdin; repeatable",
     )
     parser.add_argument(
-        "-o", "--output", choices=FORMATS, help="output format (table on a terminal, else yaml)"
+        "-o",
+        "--output",
+        choices=formats,
+        help="output format (table on a terminal, else yaml)"
+        + (
+            "; wide: the table and, per pod, the nodes ranked with every plugin's score"
+            if "wide" in formats
+            else ""
+        ),
     )
     parser.add_argument(
         "--feature-gates",
@@ -53,6 +61,22 @@ def _common(parser: argparse.ArgumentParser, solve: bool = False) -> None:
         help="Kubernetes feature gates (every gate is on unless set to false)",
     )
     parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
+
+
+def _scheduler_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scheduler-name",
+        metavar="NAME",
+        help="schedule every pending pod with this profile of the KubeSchedulerConfiguration (default: the "
+        "profile each pod's spec.schedulerName names)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="pick among equally scored nodes at random as kube-scheduler does, reproducibly (default: the "
+        "first of them in the order the scheduler evaluated the nodes)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,17 +116,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = verbs.add_parser(
         "allocate",
-        help="allocate pending claims, as the scheduler would",
-        description="Allocate the claims of each pending pod (or the named claims together, or "
-        "the unallocated claims together) and print them with status.allocation. Pods go one at a "
-        "time in priority order, then creation order (pods without a creationTimestamp count as "
-        "created now, in input order); each takes the first node, in name order, where the "
-        "scheduler's filters pass and its claims can be allocated. Exit 0 when everything was "
-        "placed, 1 when something was not (or could not be decided within --steps/--time-limit: "
-        "the answer then says 'undecided', never that it does not fit).",
+        help="schedule pending pods and allocate their claims, as kube-scheduler would",
+        description="Schedule each pending pod as kube-scheduler does (or allocate the named claims "
+        "together, or the unallocated claims together) and print the pods with spec.nodeName and the "
+        "scheduler's decision in kubefit.io/* annotations, and the claims with status.allocation. Pods "
+        "go one at a time in queue order: priority, then creation (pods without a creationTimestamp "
+        "count as created now, in input order); each goes to the best-scored node among those its "
+        "profile's filters accept (ties: the first the cycle evaluated, or at random with --seed), "
+        "and may preempt lower-priority pods when none does. Exit 0 when everything was placed, 1 when "
+        "something was not (or could not be decided within --steps/--time-limit: the answer then says "
+        "'undecided', never that it does not fit).",
     )
-    _common(p)
-    p.add_argument("--node", help="allocate on this node only (default: try nodes in name order)")
+    _common(p, (*FORMATS, "wide"))
+    p.add_argument("--node", help="allocate on this node only (default: every node, as kube-scheduler)")
     p.add_argument(
         "--claims", help="comma-separated claims ([namespace/]name) to allocate together, in order"
     )
@@ -135,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="wall-clock budget for the whole run before answering unknown",
     )
+    _scheduler_options(p)
     p.add_argument(
         "--explain",
         action=argparse.BooleanOptionalAction,
@@ -163,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--node", help="consider this node only")
     p.add_argument("--engine", default="greedy", help="the engine that places the pods before them")
+    _scheduler_options(p)
     p.add_argument(
         "--time-limit",
         type=float,
@@ -243,6 +271,9 @@ def _warn(problems: Sequence[Problem]) -> None:
         print(str(p), file=sys.stderr)
 
 
+_CONFIG_KINDS = ("KubeSchedulerConfiguration/", "KubeletConfiguration/")
+
+
 def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_errors: bool = True) -> Any:
     """Load and validate the input. Schema problems are always bad input; what only API validation
     refuses is too, unless the verb answers as the scheduler would for objects already stored (then
@@ -257,6 +288,10 @@ def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_e
     problems = validate_objects(objects, gates)
     if problems and (api_problems_are_errors or args.strict):
         raise InputError(problems)
+    # Configurations are not stored objects: a component refuses to start with one it does not accept.
+    refused = [p for p in problems if p.obj.startswith(_CONFIG_KINDS)]
+    if refused:
+        raise InputError(refused)
     if problems:
         _warn([dataclasses.replace(p, warning=True) for p in problems])
         log.warning(
@@ -427,7 +462,7 @@ def cmd_allocate(args: argparse.Namespace) -> int:
     gates = _gates(args)
     objects = load_valid(args, gates, api_problems_are_errors=False)
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
-    built = build(objects, gates, args.node, claims)
+    built = build(objects, gates, args.node, claims, args.seed, args.scheduler_name)
     options = {"objective": args.objective, "dump_model": args.dump_model}
     engine = engines.get(args.engine, **{k: v for k, v in options.items() if v})
     engines.check_supported(engine, built.problem)
@@ -443,7 +478,13 @@ def cmd_allocate(args: argparse.Namespace) -> int:
             why = Options(args.time_limit, args.steps, failed)
             messages = {u.unit: u.summary for u in explain(built, solution, why) if not u.fits}
     doc = render_list(built, solution, messages)
-    emit(doc, _format(args), allocation_table(built, solution, messages))
+    fmt = _format(args)
+    text = allocation_table(built, solution, messages)
+    if fmt == "wide":
+        from .solver.cluster.report import scores_text
+
+        text += scores_text(built.problem, solution)
+    emit(doc, "table" if fmt == "wide" else fmt, text)
     for unit in solution.units:
         if unit.status != Status.ALLOCATED:
             log.info("%s: %s", built.problem.units[unit.unit].name, unit.message)
@@ -469,7 +510,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         emit(node_doc, _format(args), admission_text(bound))
         return EXIT_OK if all(p.admitted for p in bound) else EXIT_NO_FIT
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
-    built = build(objects, gates, args.node, claims)
+    built = build(objects, gates, args.node, claims, args.seed, args.scheduler_name)
     problem = built.problem
     wanted = None
     if args.pod:

@@ -33,7 +33,14 @@ CASES = [
         ["--node", "gpu-node-2", "--feature-gates", "DRAPrioritizedList=false"],
     ),
     ("allocate-unsatisfiable-claims", ["tests/data/allocate/unsatisfiable.yaml"], []),
+    ("allocate-preemption", ["examples/preemption"], []),
 ]
+
+
+def test_allocate_wide_ranks_the_nodes_with_every_plugins_score() -> None:
+    code, text = run(["allocate", "-o", "wide", "-f", str(ROOT / "examples/preemption")])
+    golden = GOLDEN / "allocate-preemption-wide.txt"
+    check_golden(golden, f"# kubefit allocate -o wide -f examples/preemption\n# exit {code}\n{text}")
 
 
 def run(args: list[str]) -> tuple[int, str]:

@@ -26,6 +26,16 @@ from cluster_manifests import (
 BASE = [node(), device_class(), gpus(count=2), template()]
 
 
+# What the PostFilter plugins add to the FailedScheduling message: DynamicResources' word on deallocating
+# claims ("still not schedulable" for a pod with claims), then DefaultPreemption's.
+STILL = "still not schedulable"
+NO_CLAIMS = "no new claims to deallocate"
+NOT_HELPFUL = " {dra}, preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling."
+NO_VICTIMS = (
+    " {dra}, preemption: 0/{n} nodes are available: {n} No preemption victims found for incoming pod."
+)
+
+
 def test_a_claim_from_a_template_is_generated_as_the_controller_would(tmp_path: Path) -> None:
     code, result, _ = allocate(tmp_path, [*BASE, pod("web")])
     assert code == 0
@@ -108,12 +118,18 @@ def test_node_selection_and_taints_are_reported_like_the_scheduler(tmp_path: Pat
     docs = [node("node-1", labels={"zone": "a"}), tainted, node("node-3"), device_class(), template()]
     code, result, _ = allocate(tmp_path, [*docs, pod("picky", nodeSelector={"zone": "b"})])
     assert code == 1
-    assert events(result) == ["0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector."]
-    code, result, _ = allocate(tmp_path, [*docs, pod("anywhere")])
+    # TaintToleration runs before NodeAffinity, as in the scheduler's default profile.
     assert events(result) == [
-        "0/3 nodes are available: 2 cannot allocate all claims, 1 node(s) had untolerated taint {dedicated: infra}."
-        " 0/3 nodes can run pod default/anywhere: 2 have no devices of class gpu.example.com,"
-        " 1 node(s) had untolerated taint {dedicated: infra}."
+        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match Pod's node"
+        " affinity/selector." + NOT_HELPFUL.format(dra=STILL, n=3)
+    ]
+    code, result, _ = allocate(tmp_path, [*docs, pod("anywhere")])
+    # Upstream sorts the "<count> <reason>" entries as strings.
+    assert events(result) == [
+        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 cannot allocate all claims."
+        " still not schedulable, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling,"
+        " 2 No preemption victims found for incoming pod. 0/3 nodes can run pod default/anywhere: 2 have no devices of class"
+        " gpu.example.com, 1 node(s) had untolerated taint(s)."
     ]
 
 
@@ -122,15 +138,20 @@ def test_node_resources_are_checked_like_node_resources_fit(tmp_path: Path) -> N
     docs = [small, device_class(), gpus(count=4), template()]
     big = pod("big", requests={"cpu": "3"})
     _, result, _ = allocate(tmp_path, [*docs, big])
-    assert events(result) == ["0/1 nodes are available: 1 Insufficient cpu."]
+    # More than the node has at all: preemption cannot help.
+    assert events(result) == [
+        "0/1 nodes are available: 1 Insufficient cpu." + NOT_HELPFUL.format(dra=STILL, n=1)
+    ]
     pods = [pod(f"p{i}", requests={"cpu": "500m", "memory": "1Gi"}) for i in range(3)]
     _, result, _ = allocate(tmp_path, [*docs, *pods])
     assert [node_of(result, f"p{i}") for i in range(3)] == ["node-1", "node-1", None]
-    assert events(result) == ["0/1 nodes are available: 1 Too many pods."]
+    assert events(result) == ["0/1 nodes are available: 1 Too many pods." + NO_VICTIMS.format(dra=STILL, n=1)]
     # a pod already running on the node takes its share
     running = pod("running", template_name=None, requests={"cpu": "1500m"}, nodeName="node-1")
     _, result, _ = allocate(tmp_path, [*docs, running, pod("next", requests={"cpu": "1"})])
-    assert events(result) == ["0/1 nodes are available: 1 Insufficient cpu."]
+    assert events(result) == [
+        "0/1 nodes are available: 1 Insufficient cpu." + NO_VICTIMS.format(dra=STILL, n=1)
+    ]
 
 
 def test_a_node_that_publishes_no_allocatable_resources_is_not_checked(tmp_path: Path) -> None:
@@ -148,7 +169,9 @@ def test_devices_mapped_to_node_cpus_count_against_the_node(tmp_path: Path) -> N
     status = items(result, "Pod")["one"]["status"]["nodeAllocatableResourceClaimStatuses"]
     assert status[0]["mapping"] == [{"name": "cpu", "quantity": "4"}]
     code, result, _ = allocate(tmp_path, [*docs, pod("two", requests={"cpu": "3"})])
-    assert code == 1 and events(result) == ["0/1 nodes are available: 1 Insufficient cpu."]
+    assert code == 1 and events(result) == [
+        "0/1 nodes are available: 1 Insufficient cpu." + NO_VICTIMS.format(dra=STILL, n=1)
+    ]
     code, _, _ = allocate(
         tmp_path,
         [*docs, pod("two", requests={"cpu": "3"})],
@@ -246,7 +269,10 @@ def test_extended_resources_backed_by_a_device_class(tmp_path: Path) -> None:
     assert allocate(tmp_path, [*docs, implicit])[0] == 0
     unbacked = pod("unbacked", template_name=None, limits={"vendor.example/fpga": "1"})
     code, result, _ = allocate(tmp_path, [*docs, unbacked])
-    assert code == 1 and events(result) == ["0/1 nodes are available: 1 Insufficient vendor.example/fpga."]
+    assert code == 1 and events(result) == [
+        "0/1 nodes are available: 1 Insufficient vendor.example/fpga."
+        + NOT_HELPFUL.format(dra=NO_CLAIMS, n=1)
+    ]
 
 
 def test_a_pod_already_running_with_its_claims_is_left_alone(tmp_path: Path) -> None:

@@ -116,6 +116,7 @@ TINY = {
     "load.py": ["--nodes", "3"],
     "explain.py": ["--nodes", "3", "--repeat", "1"],
     "node_admission.py": ["--seeds", "1", "--pods", "5", "--small"],
+    "scheduler.py": ["--nodes", "4", "--pods", "3"],
 }
 
 

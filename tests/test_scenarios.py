@@ -12,6 +12,7 @@ import contextlib
 import importlib.machinery
 import importlib.util
 import io
+import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -37,6 +38,10 @@ AREAS = [
     (HERE / "scenarios" / "node", "greedy"),
     (SHARED / "scenarios" / "node", "cpsat"),
     (HERE / "scenarios" / "node", "cpsat"),
+    (SHARED / "scenarios" / "sched", "greedy"),
+    (HERE / "scenarios" / "sched", "greedy"),
+    (SHARED / "scenarios" / "sched", "cpsat"),
+    (SHARED / "scenarios" / "sched", "asp"),
 ]
 
 
@@ -79,9 +84,67 @@ def runner() -> ModuleType:
 @pytest.mark.parametrize(("case_dir", "engine"), _cases())
 def test_scenario(case_dir: Path, engine: str, runner: ModuleType) -> None:
     case = yaml.safe_load((case_dir / "case.yaml").read_text(encoding="utf-8"))
-    check = runner.check_admit if case["command"] == "admit" else runner.check_allocate
+    checks = {"admit": runner.check_admit, "schedule": runner.check_schedule}
+    check = checks.get(case["command"], runner.check_allocate)
     problems = check(case, str(case_dir), ["kubefit"], engine)
+    if case["command"] == "schedule":
+        problems += check_decision(case, case_dir, engine, runner)
     assert not problems, "\n".join(problems)
+
+
+def check_decision(case: dict[str, Any], case_dir: Path, engine: str, runner: ModuleType) -> list[str]:
+    """What our own schedule cases add to the shared format: the node chosen (`expect.node`), the
+    FailedScheduling message (`expect.message`, exact), the nominated node and the preemption victims."""
+    expect = case.get("expect") or {}
+    keys = {"node", "message", "nominated", "victims"}
+    if not keys & set(expect):
+        return []
+    args = ["kubefit", "allocate", "-f", str(case_dir / "objects.yaml"), "--engine", engine, "-o", "json"]
+    args += case.get("args", [])
+    _, out, err = runner.run(args)
+    doc = runner.first_json(out)
+    items = doc.get("items", [])
+    pod = next(
+        (
+            i
+            for i in items
+            if i.get("kind") == "Pod"
+            and i["metadata"]["name"] == case["pod"]
+            and "kubefit.io/filter-result" in (i["metadata"].get("annotations") or {})
+        ),
+        None,
+    )
+    if pod is None:
+        return [f"pod {case['pod']} is not in the output: {err.strip()[-300:]}"]
+    problems = []
+    annotations = pod["metadata"].get("annotations") or {}
+    if "node" in expect:
+        got = pod.get("spec", {}).get("nodeName") or ""
+        if got != (expect["node"] or ""):
+            problems.append(f"node: got {got!r}, want {expect['node']!r}")
+    if "message" in expect:
+        messages = [
+            i["message"]
+            for i in items
+            if i.get("kind") == "Event"
+            and i.get("reason") == "FailedScheduling"
+            and i["involvedObject"]["name"] == case["pod"]
+        ]
+        if messages != [expect["message"]]:
+            problems.append(f"message: got {messages!r}, want {expect['message']!r}")
+    if "nominated" in expect:
+        got = (
+            annotations.get("kubefit.io/nominated-node")
+            or (pod.get("status") or {}).get("nominatedNodeName")
+            or ""
+        )
+        if got != (expect["nominated"] or ""):
+            problems.append(f"nominated: got {got!r}, want {expect['nominated']!r}")
+    if "victims" in expect:
+        got_victims = sorted(json.loads(annotations.get("kubefit.io/preemption-victims") or "[]"))
+        if got_victims != sorted(expect["victims"]):
+            problems.append(f"victims: got {got_victims}, want {sorted(expect['victims'])}")
+    return problems
 
 
 def test_every_area_is_present() -> None:

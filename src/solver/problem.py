@@ -17,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .cluster.facts import Cluster
 
 # --- attribute values --------------------------------------------------------------------------------
 
@@ -85,7 +88,9 @@ class Toleration:
     toleration_seconds: int | None = None
 
     def tolerates(self, taint: Taint) -> bool:
-        """Kubernetes' rule: an empty key with Exists matches every key; Exists ignores the value."""
+        """Kubernetes' rule: an empty key with Exists matches every key; Exists ignores the value. The
+        comparison operators (Gt, Lt) tolerate nothing, as while their alpha gate is off; any other
+        operator neither."""
         if self.effect and self.effect != taint.effect:
             return False
         if self.key and self.key != taint.key:
@@ -94,7 +99,7 @@ class Toleration:
             return False
         if self.operator == "Exists":
             return True
-        return self.value == taint.value
+        return self.operator in ("Equal", "") and self.value == taint.value
 
 
 @dataclass(frozen=True)
@@ -405,6 +410,11 @@ class Problem:
     derived: Mapping[tuple[SlotKey, int, str], AttrValue | str] = field(default_factory=dict)
     features: frozenset[str] = frozenset()  # the allocator features that are on (see FEATURES)
     max_results: int = 32  # resourceapi.AllocationResultsMaxSize
+    # kube-scheduler's view of the cluster (nodes, pods on them, the pods to place); None: units alone.
+    cluster: Cluster | None = None
+    # Pods on nodes (namespace/name) -> the devices (id, driver/pool/device) that only their claims hold:
+    # freed when the pod is preempted.
+    held: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
 
     def on(self, feature: str) -> bool:
         return feature in self.features

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -289,9 +290,22 @@ class Renderer:
                     for m in extended.extended
                 ],
             }
+        record = outcome.record
+        if record is not None and record.nominated and outcome.status != Status.ALLOCATED:
+            status["nominatedNodeName"] = record.nominated
+        if record is not None and record.gated:
+            # Held out of the queue: no scheduling attempt, no FailedScheduling event.
+            gated = {
+                "type": "PodScheduled",
+                "status": "False",
+                "reason": "SchedulingGated",
+                "message": outcome.message,
+            }
+            status["conditions"] = [*(doc.get("status") or {}).get("conditions", []), gated]
         if status:
             doc.setdefault("status", {}).update(status)
         annotate(doc, outcome)
+        scheduler_annotations(doc, outcome)
         return doc
 
     def node_allocatable_statuses(self, unit_id: int) -> list[dict[str, Any]]:
@@ -400,8 +414,69 @@ class Renderer:
         if self.built.pods:
             items += self.group_objects()
             items += [self.pod_object(u.id) for u in self.problem.units]
-        items += [self.event(o) for o in self.solution.units if o.status != Status.ALLOCATED]
+        items += self.evicted()
+        items += [
+            self.event(o)
+            for o in self.solution.units
+            if o.status != Status.ALLOCATED and not (o.record is not None and o.record.gated)
+        ]
         return items
+
+    def evicted(self) -> list[dict[str, Any]]:
+        """Pods preempted to make room, as the scheduler leaves them (the DisruptionTarget condition; deleted
+        next), each with its `Preempted` Event."""
+        from .cluster.preemption.events import victim_events
+
+        pods = {(o.namespace, o.name): o for o in self.built.objects.of_kind("Pod")}
+        pods.update({(u.pod.namespace, u.pod.name): u.pod for u in self.built.pods})
+        out: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = []
+        for eviction in self.solution.evictions:
+            for entry in victim_events(eviction.preemptor, eviction.node, [eviction.victim]):
+                victim = entry.victim
+                obj = pods.get((victim.namespace, victim.name))
+                if obj is not None:
+                    doc = copy.deepcopy(dump(obj.model))
+                    doc.setdefault("metadata", {})["uid"] = uid_of(obj)
+                    doc["metadata"].setdefault("annotations", {})[PREEMPTED_BY] = eviction.preemptor.key
+                    doc.setdefault("spec", {})["nodeName"] = eviction.node
+                    condition = {
+                        "type": entry.condition.type,
+                        "status": entry.condition.status,
+                        "reason": entry.condition.reason,
+                        "message": entry.condition.message,
+                    }
+                    doc.setdefault("status", {}).setdefault("conditions", []).append(condition)
+                    out.append(doc)
+                event = entry.event
+                digest = hashlib.sha256(f"{victim.key}/preempted".encode()).hexdigest()[:16]
+                events.append(
+                    {
+                        "apiVersion": "v1",
+                        "kind": "Event",
+                        "metadata": {"name": f"{victim.name}.{digest}", "namespace": victim.namespace},
+                        "involvedObject": {
+                            "apiVersion": "v1",
+                            "kind": "Pod",
+                            "namespace": victim.namespace,
+                            "name": victim.name,
+                            "uid": victim.uid,
+                        },
+                        "related": {
+                            "apiVersion": "v1",
+                            "kind": "Pod",
+                            "namespace": event.related.namespace,
+                            "name": event.related.name,
+                            "uid": event.related.uid,
+                        },
+                        "reason": event.reason,
+                        "action": event.action,
+                        "type": event.type,
+                        "message": event.note,
+                        "source": {"component": eviction.scheduler},
+                    }
+                )
+        return out + events
 
 
 def with_summary(message: str, summary: str | None) -> str:
@@ -410,7 +485,10 @@ def with_summary(message: str, summary: str | None) -> str:
         return message
     # Node filters (affinity, taints, NodeResourcesFit) already read the same in both: say them once.
     _, _, reasons = summary.partition(": ")
+    phrases = [p.strip().split(" ", 1)[-1] for p in reasons.rstrip(".").split(", ") if p.strip()]
     if summary == message or (reasons and reasons in message):
+        return message
+    if phrases and all(p in message for p in phrases):
         return message
     return f"{message} {summary}" if message else summary
 
@@ -431,6 +509,51 @@ def annotate(doc: dict[str, Any], outcome: UnitOutcome) -> None:
         )
     if notes:
         doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
+
+
+# kube-scheduler's decision on a pod, in the spirit of kube-scheduler-simulator's result annotations: JSON
+# strings `{"<node>": {"<Plugin>": "<value>"}}`.
+FILTER_RESULT = "kubefit.io/filter-result"
+PREFILTER_RESULT = "kubefit.io/prefilter-result"
+PRE_ENQUEUE_RESULT = "kubefit.io/preenqueue-result"
+SCORE_RESULT = "kubefit.io/score-result"
+FINAL_SCORE_RESULT = "kubefit.io/finalscore-result"
+SELECTED_NODE = "kubefit.io/selected-node"
+NOMINATED_NODE = "kubefit.io/nominated-node"
+VICTIMS = "kubefit.io/preemption-victims"
+PREEMPTED_BY = "kubefit.io/preempted-by"
+
+
+def scheduler_annotations(doc: dict[str, Any], outcome: UnitOutcome) -> None:
+    record = outcome.record
+    if record is None:
+        return
+    notes: dict[str, str] = {}
+    if record.gated:
+        notes[PRE_ENQUEUE_RESULT] = record.gated
+        doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
+        return
+    if record.pre_filter:
+        notes[PREFILTER_RESULT] = _json(record.pre_filter)
+    notes[FILTER_RESULT] = _json(record.filters)
+    if record.scores:
+        notes[SCORE_RESULT] = _json({n: {p: str(v) for p, v in s.items()} for n, s in record.scores.items()})
+        final = {
+            n: {**{p: str(v) for p, v in s.items()}, "total": str(record.totals[n])}
+            for n, s in record.weighted.items()
+        }
+        notes[FINAL_SCORE_RESULT] = _json(final)
+    if record.selected:
+        notes[SELECTED_NODE] = record.selected
+    if record.nominated and not record.selected:
+        notes[NOMINATED_NODE] = record.nominated
+    if record.victims:
+        notes[VICTIMS] = _json(list(record.victims))
+    doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _config_body(config: Any) -> dict[str, Any]:

@@ -6,6 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .cluster.record import Eviction, Record
 
 
 class Status(StrEnum):
@@ -68,6 +72,8 @@ class UnitOutcome:
     # and `note` says why.
     decided_by: str = ""
     note: str = ""
+    # What kube-scheduler's cycle decided (filter verdicts, scores, preemption), when a cycle ran.
+    record: Record | None = None
 
 
 class Proof(StrEnum):
@@ -89,6 +95,7 @@ class Proof(StrEnum):
 class Solution:
     engine: str
     units: tuple[UnitOutcome, ...]
+    evictions: tuple[Eviction, ...] = ()  # pods preempted to make room
 
     @property
     def status(self) -> Status:

@@ -123,6 +123,10 @@ class _Validator:
         self.fail(pick.claim, kind, f"device {pick.device.ref} {text}", pick.slot.result_name)
 
     def run(self, solution: Solution) -> list[Violation]:
+        # Pods preempted to make room free what their claims alone held.
+        for eviction in solution.evictions:
+            for _, ref in self.p.held.get(eviction.victim.key, ()):
+                self.held.exclusive.discard(ref)
         seen: set[int] = set()
         for outcome in solution.units:
             self.unit = outcome.unit

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from .kubelet_config import KubeletConfiguration
 from .node_topology import NodeTopology
+from .sched.config_model import KubeSchedulerConfiguration
 
 Converter = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -148,6 +149,9 @@ _KNOWN: list[KindInfo] = [
     KindInfo(SCHEDULING, "v1alpha2", "PodGroup", "V1alpha3PodGroup", True, "v1beta1", _same_shape),
     KindInfo("kubelet.config.k8s.io", "v1beta1", "KubeletConfiguration", KubeletConfiguration, False),
     KindInfo("kubefit.io", "v1alpha1", "NodeTopology", NodeTopology, False),
+    KindInfo(
+        "kubescheduler.config.k8s.io", "v1", "KubeSchedulerConfiguration", KubeSchedulerConfiguration, False
+    ),
 ]
 
 _BY_KEY = {(k.group, k.version, k.kind): k for k in _KNOWN}

@@ -223,12 +223,16 @@ def _object(
         target, model, data, file, line, api_version, extras, info if target is not info else None
     )
     _default_namespace(obj)
-    if not obj.name and info.kind not in ("KubeletConfiguration",):
+    if not obj.name and info.kind not in _NAMELESS_KINDS:
         name_path: FieldPath = ("metadata", "name")
         message = "Required value: name is required (kubefit does not invent names)"
         problems.add(obj.problem(name_path, message))
         return None
     return obj
+
+
+# Configuration files that carry no name (a name, when given, only labels the object in messages).
+_NAMELESS_KINDS = frozenset({"KubeletConfiguration", "KubeSchedulerConfiguration"})
 
 
 def _default_namespace(obj: KubeObject) -> None:
@@ -506,7 +510,7 @@ def _message(err: Any) -> str:
 def _check_duplicates(objects: ObjectSet, problems: ProblemList) -> None:
     seen: dict[tuple[str, str, str, str], KubeObject] = {}
     for obj in objects:
-        if obj.kind == "KubeletConfiguration" and not obj.name:
+        if obj.kind in _NAMELESS_KINDS and not obj.name:
             continue
         key = (obj.info.group, obj.kind, obj.namespace, obj.name)
         first = seen.get(key)

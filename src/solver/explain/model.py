@@ -30,7 +30,9 @@ class Kind(StrEnum):
     CLAIM_LIMIT = "ClaimLimit"  # more results than a claim may hold
     UNREACHABLE = "NodeReachability"
     ALLOCATION_ERROR = "AllocationError"  # the scheduler stops with an error on this node
-    NODE_EXCLUDED = "NodeExcluded"  # node affinity / selector, node taints: before DRA
+    NODE_EXCLUDED = (
+        "NodeExcluded"  # a kube-scheduler filter (affinity, taints, ports, spread, ...) before DRA
+    )
     NODE_RESOURCES = "NodeResources"  # Insufficient cpu, memory, pods
     MAPPED_RESOURCES = "DeviceNodeResources"  # node resources the allocated devices map to
     CLAIM_PLACEMENT = "ClaimPlacement"  # a shared claim is allocated for another node

@@ -126,6 +126,14 @@ class Explainer:
         budget = Budget(self.options.steps)
         in_use = state.freeze()
         for node in unit.nodes:
+            rejected = scheduler_filter(outcome, node)
+            if rejected is not None:
+                plugin = rejected.reasons[0].objects.get("plugin")
+                detailed = (
+                    self.resources(node, state, unit.requests, Kind.NODE_RESOURCES) if plugin == _FIT else ()
+                )
+                nodes[node] = NodeExplanation(node, Verdict.DOES_NOT_FIT, detailed) if detailed else rejected
+                continue
             before = self.before_dra(unit, node, state)
             if before is not None or not pending:
                 nodes[node] = before
@@ -226,6 +234,34 @@ class Explainer:
                 )
             )
         return tuple(out)
+
+
+# DynamicResources' verdicts the explanation works out itself, in detail (NodeResourcesFit's too, where the
+# node publishes its allocatable resources).
+_DRA = "DynamicResources"
+_FIT = "NodeResourcesFit"
+
+
+def scheduler_filter(outcome: UnitOutcome, node: str) -> NodeExplanation | None:
+    """The kube-scheduler filter that turned the node away before node resources and devices were looked
+    at (taints, affinity, ports, topology spread, ...), as the cycle recorded it."""
+    record = outcome.record
+    if record is None:
+        return None
+    verdicts = record.filters.get(node)
+    if verdicts is None:
+        if not record.pre_filter or node == outcome.node:
+            return None
+        plugin, why = next(iter(record.pre_filter.items()))
+    else:
+        failed = [(p, v) for p, v in verdicts.items() if v != "passed" and p != _DRA]
+        if not failed:
+            return None
+        plugin, why = failed[0]
+    reason = Reason(
+        f"{plugin}/{why}", Kind.NODE_EXCLUDED, f"{plugin}: {why}", why, {"node": node, "plugin": plugin}
+    )
+    return NodeExplanation(node, Verdict.DOES_NOT_FIT, (reason,))
 
 
 def _units(resource: str) -> Callable[[int], str]:

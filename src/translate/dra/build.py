@@ -10,11 +10,13 @@ from ...features import ALL_ON, FeatureGates
 from ...solver import problem as facts
 from ...solver.problem import FEATURES, Claim, Gang, Node, NodeView, Unit
 from ..objects import ObjectSet
+from ..sched.cluster import cluster_facts
+from ..sched.config import configuration
 from ..validation.run import cel_features
 from .claims import build_claim
 from .devices import DeviceTable, build_devices, node_selector_terms
-from .in_use import in_use
-from .pod_resources import bound_usage, node_allocatable
+from .in_use import held_devices, in_use
+from .pod_resources import PODS, bound_usage, node_allocatable
 from .pods import ClaimResolver, ClaimSource, PodUnit, pod_units
 from .pools import gather
 from .selectable import SelectorCache, derived_values, selectability
@@ -99,9 +101,13 @@ def build(
     gates: FeatureGates = ALL_ON,
     node: str | None = None,
     claim_names: Sequence[str] | None = None,
+    seed: int | None = None,
+    scheduler_name: str | None = None,
 ) -> Built:
     """The Problem for `allocate`: the named claims as one unit, else each pending pod, else the
-    unallocated claims together."""
+    unallocated claims together; with kube-scheduler's view of the cluster (`seed`: reproduce
+    upstream's random choice among equally scored nodes; `scheduler_name`: schedule every pod with
+    that profile)."""
     features = features_of(gates)
     nodes = _nodes(objects, node, gates.enabled("PodLevelResources"))
     node_names = [node] if node is not None else list(nodes)
@@ -210,6 +216,17 @@ def build(
     )
     derived = derived_values(pending, selectable, table.devices, table.inputs, cel_features(gates))
     allocated_models = [o.model for o in objects.of_kind("ResourceClaim")]
+    cluster = cluster_facts(
+        objects,
+        gates,
+        {i: unit.pod for i, unit in enumerate(pods)},
+        {i: {r: v for r, v in unit.requests.items() if r != PODS} for i, unit in enumerate(pods)},
+        node,
+        seed,
+        configuration(objects, gates),
+        scheduler_name,
+        {name: n.allocatable for name, n in nodes.items()},
+    )
     problem = facts.Problem(
         nodes=nodes,
         devices=tuple(table.devices),
@@ -220,5 +237,7 @@ def build(
         selectable=selectable,
         derived=derived,
         features=features,
+        cluster=cluster,
+        held=held_devices(objects, table),
     )
     return Built(problem, objects, gates, table, sources, pods)

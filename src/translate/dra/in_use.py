@@ -36,3 +36,27 @@ def in_use(allocated_claims: Iterable[Any], consumable_capacity: bool) -> InUse:
             else:
                 exclusive.add(ref)
     return InUse(frozenset(exclusive), capacity, frozenset(shared))
+
+
+def held_devices(objects: Any, table: Any) -> dict[str, tuple[tuple[int, str], ...]]:
+    """Pod (namespace/name) -> the devices, (id, driver/pool/device), that claims reserved for that pod
+    alone hold exclusively: freed when the pod is evicted."""
+    ids: dict[str, list[int]] = {}
+    for device in table.devices:
+        ids.setdefault(device.ref, []).append(device.id)
+    out: dict[str, list[tuple[int, str]]] = {}
+    for obj in objects.of_kind("ResourceClaim"):
+        status = obj.model.status
+        allocation = status.allocation if status is not None else None
+        users = [
+            r for r in (status.reserved_for if status is not None else None) or () if r.resource == "pods"
+        ]
+        if allocation is None or allocation.devices is None or len(users) != 1:
+            continue
+        owner = f"{obj.namespace}/{users[0].name}"
+        for result in allocation.devices.results or ():
+            if result.admin_access or result.share_id:
+                continue
+            ref = f"{result.driver}/{result.pool}/{result.device}"
+            out.setdefault(owner, []).extend((d, ref) for d in ids.get(ref, [-1]))
+    return {pod: tuple(devices) for pod, devices in out.items()}

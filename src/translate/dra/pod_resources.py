@@ -11,6 +11,8 @@ scheduler does.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from typing import Any
 
 from ..objects import KubeObject, ObjectSet
@@ -20,20 +22,30 @@ PODS = "pods"
 
 
 def amount(resource: str, text: Any) -> int:
+    return _amount(resource == "cpu", str(text))
+
+
+# Clusters repeat a handful of quantities thousands of times (every node's allocatable, every replica's
+# requests): parse each once.
+@functools.lru_cache(maxsize=4096)
+def _amount(milli: bool, text: str) -> int:
     try:
-        q = Quantity.parse(str(text))
+        q = Quantity.parse(text)
     except ValueError:
         return 0
-    return q.milli_value() if resource == "cpu" else q.value()
+    return q.milli_value() if milli else q.value()
 
 
-def _container_requests(container: Any) -> dict[str, int]:
+def _container_requests(container: Any, non_missing: Mapping[str, int] | None = None) -> dict[str, int]:
     resources = container.resources
     limits = (resources.limits if resources is not None else None) or {}
     requests = dict((resources.requests if resources is not None else None) or {})
     for name, value in limits.items():
         requests.setdefault(name, value)
-    return {name: amount(name, value) for name, value in requests.items()}
+    out = {name: amount(name, value) for name, value in requests.items()}
+    for name, value in (non_missing or {}).items():
+        out.setdefault(name, value)
+    return out
 
 
 def _add(into: dict[str, int], more: dict[str, int]) -> None:
@@ -46,28 +58,37 @@ def _max(into: dict[str, int], more: dict[str, int]) -> None:
         into[name] = max(into.get(name, 0), value)
 
 
-def pod_requests(pod: Any, pod_level: bool = True) -> dict[str, int]:
-    """The pod's effective requests (without the `pods` slot it takes)."""
+# Resources pod-level requests set for the whole pod (IsSupportedPodLevelResource).
+def _pod_level_resource(name: str) -> bool:
+    return name in ("cpu", "memory") or name.startswith("hugepages-")
+
+
+def pod_requests(
+    pod: Any, pod_level: bool = True, non_missing: Mapping[str, int] | None = None
+) -> dict[str, int]:
+    """The pod's effective requests (without the `pods` slot it takes). With `non_missing`, a container
+    that requests none of a resource counts as requesting that much (the scheduler's NonZeroRequested)."""
     spec = pod.spec
+    total: dict[str, int] = {}
+    for container in spec.containers or ():
+        _add(total, _container_requests(container, non_missing))
+    sidecars: dict[str, int] = {}
+    peak: dict[str, int] = {}
+    for container in spec.init_containers or ():
+        own = _container_requests(container, non_missing)
+        if container.restart_policy == "Always":
+            _add(sidecars, own)
+            _max(peak, sidecars)
+        else:
+            need = dict(sidecars)
+            _add(need, own)
+            _max(peak, need)
+    _add(total, sidecars)
+    _max(total, peak)
     if pod_level and spec.resources is not None and (spec.resources.requests or spec.resources.limits):
-        total = _container_requests(spec)
-    else:
-        total = {}
-        for container in spec.containers or ():
-            _add(total, _container_requests(container))
-        sidecars: dict[str, int] = {}
-        peak: dict[str, int] = {}
-        for container in spec.init_containers or ():
-            own = _container_requests(container)
-            if container.restart_policy == "Always":
-                _add(sidecars, own)
-                _max(peak, sidecars)
-            else:
-                need = dict(sidecars)
-                _add(need, own)
-                _max(peak, need)
-        _add(total, sidecars)
-        _max(total, peak)
+        for name, value in _container_requests(spec).items():
+            if _pod_level_resource(name):
+                total[name] = value
     for name, value in (spec.overhead or {}).items():
         total[name] = total.get(name, 0) + amount(name, value)
     return {name: value for name, value in total.items() if value}

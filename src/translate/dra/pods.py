@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...solver.problem import Gang
-from ..nodes import selector_matches
 from ..objects import KubeObject, ObjectSet
+from ..sched.priority import Priorities
 from .extended import Mapping as ExtendedMapping
 from .extended import class_mapping, pod_extended
 from .pod_resources import PODS, claim_references, pod_requests
@@ -71,57 +71,6 @@ def generated_name(pod: str, claim: str, namespace: str) -> str:
     return f"{prefix}-{suffix}"
 
 
-@dataclass(frozen=True)
-class _NodeTaint:
-    key: str
-    value: str
-    effect: str
-
-
-# An unschedulable node behaves as if it had this taint (the scheduler's NodeUnschedulable plugin).
-_UNSCHEDULABLE = _NodeTaint("node.kubernetes.io/unschedulable", "", "NoSchedule")
-
-
-def _tolerates(tolerations: Sequence[Any], taint: Any) -> bool:
-    for t in tolerations:
-        if t.effect and t.effect != taint.effect:
-            continue
-        if t.key and t.key != taint.key:
-            continue
-        if not t.key and (t.operator or "Equal") != "Exists":
-            continue
-        if (t.operator or "Equal") == "Exists" or (t.value or "") == (taint.value or ""):
-            return True
-    return False
-
-
-def node_exclusion(pod: Any, node: Any) -> str:
-    """Why the scheduler's non-DRA filters keep the pod off the node ("" when they do not), worded as
-    the scheduler's summary words it."""
-    spec = pod.spec
-    name = node.metadata.name
-    labels = dict(node.metadata.labels or {})
-    if spec.node_name and spec.node_name != name:
-        return "node(s) didn't match the requested node name"
-    if spec.node_selector and any(labels.get(k) != v for k, v in spec.node_selector.items()):
-        return "node(s) didn't match Pod's node affinity/selector"
-    affinity = spec.affinity.node_affinity if spec.affinity is not None else None
-    required = affinity.required_during_scheduling_ignored_during_execution if affinity is not None else None
-    if required is not None and not selector_matches(required, name, labels):
-        return "node(s) didn't match Pod's node affinity/selector"
-    tolerations = spec.tolerations or []
-    if node.spec is not None and node.spec.unschedulable:
-        unschedulable = type(
-            "T", (), {"key": "node.kubernetes.io/unschedulable", "value": "", "effect": "NoSchedule"}
-        )()
-        if not _tolerates(tolerations, unschedulable):
-            return "node(s) were unschedulable"
-    for taint in (node.spec.taints if node.spec is not None else None) or ():
-        if taint.effect in ("NoSchedule", "NoExecute") and not _tolerates(tolerations, taint):
-            return f"node(s) had untolerated taint {{{taint.key}: {taint.value or ''}}}"
-    return ""
-
-
 def pending(pod: KubeObject, claim_allocated: dict[str, bool]) -> bool:
     """A pod the scheduler still has to place (or whose claims are not allocated yet)."""
     status = getattr(pod.model, "status", None)
@@ -133,12 +82,11 @@ def pending(pod: KubeObject, claim_allocated: dict[str, bool]) -> bool:
     return any(not allocated for allocated in claim_allocated.values())
 
 
-def _order_key(pod: KubeObject) -> tuple[int, int, str]:
-    """Priority first, then creation. A pod without a creationTimestamp is created by this apply,
-    after every stored pod, and pods of one apply are created in input order (the sort is stable)."""
-    spec = pod.model.spec  # type: ignore[attr-defined]
+def _order_key(pod: KubeObject, priority: int) -> tuple[int, int, str]:
+    """PrioritySort: priority first, then creation. A pod without a creationTimestamp is created by this
+    apply, after every stored pod, and pods of one apply are created in input order (the sort is stable)."""
     created = pod.model.metadata.creation_timestamp  # type: ignore[attr-defined]
-    return (-(spec.priority or 0), created is None, created.isoformat() if created is not None else "")
+    return (-priority, created is None, created.isoformat() if created is not None else "")
 
 
 class ClaimResolver:
@@ -153,6 +101,7 @@ class ClaimResolver:
         self.groups = {(o.namespace, o.name): o for o in objects.of_kind("PodGroup")}
         self.generated: dict[tuple[str, str], ClaimSource] = {}
         self.class_mapping = class_mapping(objects)
+        self._owned: dict[tuple[str, str, str], str] | None = None
 
     def existing(self, namespace: str, name: str) -> ClaimSource | None:
         obj = self.claims.get((namespace, name))
@@ -166,16 +115,22 @@ class ClaimResolver:
         for entry in (status.resource_claim_statuses if status is not None else None) or ():
             if entry.name == pod_claim and entry.resource_claim_name:
                 return self.existing(pod.namespace, entry.resource_claim_name)
-        for (namespace, _), obj in self.claims.items():
-            meta = obj.model.metadata  # type: ignore[attr-defined]
-            owners = {o.name for o in meta.owner_references or () if o.kind == "Pod"}
-            if (
-                namespace == pod.namespace
-                and pod.name in owners
-                and (meta.annotations or {}).get(POD_CLAIM_ANNOTATION) == pod_claim
-            ):
-                return self.existing(namespace, obj.name)
-        return None
+        name = self._by_owner().get((pod.namespace, pod.name, pod_claim))
+        return self.existing(pod.namespace, name) if name is not None else None
+
+    def _by_owner(self) -> dict[tuple[str, str, str], str]:
+        """(namespace, owning pod, pod claim name) -> the generated claim's name, indexed once."""
+        if self._owned is None:
+            self._owned = {}
+            for (namespace, name), obj in self.claims.items():
+                meta = obj.model.metadata  # type: ignore[attr-defined]
+                pod_claim = (meta.annotations or {}).get(POD_CLAIM_ANNOTATION)
+                if pod_claim is None:
+                    continue
+                for owner in meta.owner_references or ():
+                    if owner.kind == "Pod":
+                        self._owned.setdefault((namespace, owner.name, pod_claim), name)
+        return self._owned
 
     def from_template(
         self, pod: KubeObject, pod_claim: str, template: str, group: str = ""
@@ -256,9 +211,12 @@ def pod_units(
     gangs: bool = True,
     pod_level: bool = True,
 ) -> list[PodUnit]:
-    """Pending pods in scheduling order (priority, then creation), with their claims and eligible nodes."""
-    nodes = {n.name: n for n in objects.of_kind("Node")}
-    pods = sorted(expand(objects), key=_order_key)
+    """Pending pods in scheduling order (PrioritySort: priority, then creation), with their claims; every
+    node is a candidate (kube-scheduler's filters decide which fit)."""
+    priorities = Priorities(objects)
+    every = expand(objects)
+    resolved = {id(p): priorities.of(p.model) for p in every}
+    pods = sorted(every, key=lambda p: _order_key(p, resolved[id(p)].value))
     gang_of = _gangs(objects, pods) if gangs else {}
     units = []
     for pod in pods:
@@ -266,37 +224,27 @@ def pod_units(
         allocated = {c.ref: bool(c.obj is not None and _is_allocated(c.obj)) for c in claims}
         if not pending(pod, allocated):
             continue
-        extended, unbacked = resolver.extended_claim(pod)
+        extended, _ = resolver.extended_claim(pod)
         if extended is not None:
             claims.append(extended)
-        eligible, excluded = [], {}
-        for name in node_names:
-            node = nodes.get(name)
-            reason = node_exclusion(pod.model, node.model) if node is not None else ""
-            if not reason and unbacked:
-                reason = _insufficient(node, unbacked)
-            if reason:
-                excluded[name] = reason
-            else:
-                eligible.append(name)
+        if not error and resolved[id(pod)].error:
+            error = f'pods "{pod.name}" is forbidden: {resolved[id(pod)].error}'
         gang = gang_of.get((pod.namespace, _group_name(pod)))
         if gang is not None and not error and gang[1] < gang[0].min_count:
             error = (
                 f'pod group "{gang[0].name}" has {gang[1]} of the {gang[0].min_count} pods '
                 "its gang policy waits for"
             )
-        requests: dict[str, int] = {}
-        if not pod.model.spec.node_name:  # type: ignore[attr-defined]
-            backed = {m.resource for m in extended.extended} if extended is not None else set()
-            own = pod_requests(pod.model, pod_level)
-            requests = {r: v for r, v in own.items() if r not in backed}
-            requests[PODS] = 1
+        backed = {m.resource for m in extended.extended} if extended is not None else set()
+        own = pod_requests(pod.model, pod_level)
+        requests = {r: v for r, v in own.items() if r not in backed}
+        requests[PODS] = 1
         users = claim_references(pod.model)
         containers = {c.ref: tuple(users.get(c.pod_claim, ())) for c in claims if not c.extended}
         if extended is not None:
             containers[extended.ref] = tuple(dict.fromkeys(m.container for m in extended.extended))
         units.append(
-            PodUnit(pod, claims, eligible, excluded, error, gang[0] if gang else None, requests, containers)
+            PodUnit(pod, claims, list(node_names), {}, error, gang[0] if gang else None, requests, containers)
         )
     return units
 
@@ -319,15 +267,6 @@ def _gangs(objects: ObjectSet, pods: list[KubeObject]) -> dict[tuple[str, str], 
         key = (group.namespace, group.name)
         out[key] = (Gang(f"{group.namespace}/{group.name}", gang.min_count, bound), len(members))
     return out
-
-
-def _insufficient(node: KubeObject | None, resources: list[str]) -> str:
-    """Extended resources no DeviceClass backs must be advertised by the node (device plugins); a
-    node publishing its allocatable resources is checked with the rest of them by NodeResourcesFit."""
-    status = getattr(node.model, "status", None) if node is not None else None
-    if status is not None and status.allocatable:
-        return ""
-    return f"Insufficient {resources[0]}" if resources else ""
 
 
 def _is_allocated(obj: KubeObject) -> bool:

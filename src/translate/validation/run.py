@@ -51,8 +51,10 @@ def _validators() -> dict[str, Validator]:
     from .device_class import validate_device_class
     from .device_taint_rule import validate_device_taint_rule
     from .node import validate_kubelet_configuration, validate_node_topology
+    from .pod_scheduling import validate_pod_scheduling
     from .resource_claim import validate_resource_claim, validate_resource_claim_template
     from .resource_slice import validate_resource_slice
+    from .scheduler_config import validate_kube_scheduler_configuration
 
     return {
         "ResourceSlice": validate_resource_slice,
@@ -62,6 +64,8 @@ def _validators() -> dict[str, Validator]:
         "DeviceTaintRule": validate_device_taint_rule,
         "KubeletConfiguration": validate_kubelet_configuration,
         "NodeTopology": validate_node_topology,
+        "KubeSchedulerConfiguration": validate_kube_scheduler_configuration,
+        "Pod": validate_pod_scheduling,
     }
 
 

@@ -1,0 +1,225 @@
+"""One scheduling cycle (schedulePod): PreFilter, Filter over the nodes from where the last cycle stopped
+until enough feasible ones are found, Score, host selection, Reserve; PostFilter when nothing fits.
+
+Host selection: kubefit takes the first node with the highest total in the order the cycle evaluated the
+nodes (the snapshot's node order, starting where the previous cycle stopped), unless a seed is given: then
+it samples uniformly among them (reservoir sampling, as releases before the score heap did). The newest
+upstream pops the root of a heap keyed on the total, random tie-breakers being drawn only for nodes that
+extenders scored: among equal totals its root depends on the heap's layout (tests/scenarios/sched/
+SKIPPED-cycle.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..units import NodeAnswer
+from .facts import Pod
+from .fit_error import fit_error_message
+from .framework import CycleState, NodeInfo, Status, unresolvable
+from .plugins.dynamic_resources import NAME as DRA
+from .plugins.dynamic_resources import CycleData
+from .runtime import Framework, FrameworkError, NodeScores
+
+MIN_FEASIBLE_NODES_TO_FIND = 100
+MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+BASE_PERCENTAGE_OF_NODES_TO_SCORE = 50
+
+
+def num_feasible_nodes_to_find(percentage: int | None, global_percentage: int, num_all: int) -> int:
+    """How many feasible nodes a cycle looks for before it stops filtering (numFeasibleNodesToFind)."""
+    if num_all < MIN_FEASIBLE_NODES_TO_FIND:
+        return num_all
+    pct = percentage if percentage is not None else global_percentage
+    if pct == 0:
+        pct = max(BASE_PERCENTAGE_OF_NODES_TO_SCORE - num_all // 125, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
+    found = num_all * pct // 100
+    return max(found, MIN_FEASIBLE_NODES_TO_FIND)
+
+
+@dataclass
+class CycleResult:
+    node: str = ""
+    answer: NodeAnswer | None = None  # the DRA allocation on the chosen node
+    mapped: dict[str, int] = field(default_factory=dict)  # node resources its devices map to
+    filters: dict[str, dict[str, str]] = field(default_factory=dict)  # node -> plugin -> passed|reason
+    statuses: dict[str, Status] = field(default_factory=dict)  # node -> why it was rejected
+    pre_filter: dict[str, str] = field(default_factory=dict)  # plugin -> rejection or narrowing
+    scores: list[NodeScores] = field(default_factory=list)
+    message: str = ""  # the FitError when nothing fits
+    nominated: str = ""  # PostFilter's nominated node
+    undecided: dict[str, str] = field(default_factory=dict)  # nodes the engine could not decide
+    answers: dict[str, NodeAnswer] = field(default_factory=dict)  # every DRA answer of the cycle
+    evaluated: int = 0
+    feasible: int = 0
+    scored: bool = False
+
+
+class Cycle:
+    """Runs cycles for one framework; `next_start` carries over from cycle to cycle, as upstream's."""
+
+    def __init__(self, framework: Framework, global_percentage: int, rng: random.Random | None) -> None:
+        self.fw = framework
+        self.global_percentage = global_percentage
+        self.rng = rng
+        self.next_start = 0
+        self.post_filter = True
+
+    def run(
+        self,
+        pod: Pod,
+        nodes: Sequence[NodeInfo],
+        nominated: dict[str, list[Pod]],
+        post_filter: bool = True,
+    ) -> CycleResult:
+        """One cycle for the pod over `nodes`; `post_filter` False: no preemption (claims allocated without
+        a pod, where there is nothing to preempt for)."""
+        fw = self.fw
+        self.post_filter = post_filter
+        out = CycleResult()
+        state = CycleState()
+        pre = fw.run_pre_filter(state, pod, nodes)
+        if pre.status is not None:
+            for plugin in pre.plugins:
+                out.pre_filter[plugin] = pre.status.message
+            everything = {n.name: pre.status for n in nodes}
+            self._post_filter(out, state, pod, everything)
+            out.message = fit_error_message(len(nodes), {}, pre.status, pre.status.message, out.message)
+            self._collect(out, state)
+            return out
+        absent: Status | None = None
+        candidates = list(nodes)
+        if pre.allowed is not None:
+            candidates = [n for n in nodes if n.name in pre.allowed]
+            absent = unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(pre.plugins))}]")
+            for plugin in pre.plugins:
+                out.pre_filter[plugin] = absent.message
+        # The nominated node is looked up among all the nodes, before PreFilter's narrowing applies.
+        feasible = self._nominated_first(out, state, pod, nodes, nominated)
+        if not feasible:
+            feasible = self._filter(out, state, pod, candidates, nominated, len(nodes))
+        out.feasible = len(feasible)
+        if not feasible:
+            everything = dict(out.statuses)
+            if absent is not None:
+                for n in nodes:
+                    everything.setdefault(n.name, absent)
+            self._post_filter(out, state, pod, everything)
+            out.message = fit_error_message(len(nodes), out.statuses, absent, "", out.message)
+            self._collect(out, state)
+            return out
+        out.scored = len(feasible) > 1
+        if out.scored:
+            out.scores = fw.run_scores(state, pod, feasible)
+            out.node = self._select(out.scores)
+        else:
+            out.node = feasible[0].name
+            # Upstream takes a lone feasible node without scoring it; kubefit scores it anyway, for the
+            # record, but a scoring failure cannot fail the cycle as it does not upstream.
+            with contextlib.suppress(FrameworkError):
+                out.scores = fw.run_scores(state, pod, feasible)
+        self._collect(out, state)
+        data: CycleData | None = state.read(DRA)
+        if data is not None:
+            found = data.answers.get(out.node)
+            out.answer = found.concrete() if found is not None else None
+            out.mapped = dict(data.mapped.get(out.node, {}))
+        status = fw.run_reserve(state, pod, out.node)
+        if status is not None:
+            # A Reserve rejection is the FitError of the one node the cycle chose; no PostFilter.
+            out.message = fit_error_message(1, {out.node: status})
+            out.statuses = {out.node: status}
+            out.node = ""
+        return out
+
+    def _nominated_first(
+        self,
+        out: CycleResult,
+        state: CycleState,
+        pod: Pod,
+        nodes: Sequence[NodeInfo],
+        nominated: dict[str, list[Pod]],
+    ) -> list[NodeInfo]:
+        """evaluateNominatedNode: a node nominated by an earlier preemption is tried first, alone. When it
+        fails, its status stays in the diagnosis (the full pass may evaluate it again)."""
+        if not pod.nominated_node:
+            return []
+        node = next((n for n in nodes if n.name == pod.nominated_node), None)
+        if node is None:
+            return []
+        record: dict[str, str] = {}
+        status = self.fw.run_filters_with_nominated(state, pod, node, nominated.get(node.name, ()), record)
+        out.filters[node.name] = record
+        if status is not None:
+            out.statuses[node.name] = status
+            return []
+        out.evaluated = 1
+        return [node]
+
+    def _filter(
+        self,
+        out: CycleResult,
+        state: CycleState,
+        pod: Pod,
+        nodes: list[NodeInfo],
+        nominated: dict[str, list[Pod]],
+        num_all: int,
+    ) -> list[NodeInfo]:
+        """findNodesThatPassFilters, one node after the other from `next_start` (upstream with parallelism
+        1). A profile without Score plugins looks for one feasible node only."""
+        feasible: list[NodeInfo] = []
+        if nodes:
+            want = 1
+            if self.fw.score:
+                want = num_feasible_nodes_to_find(
+                    self.fw.percentage_of_nodes_to_score, self.global_percentage, len(nodes)
+                )
+            count = len(nodes)
+            start = self.next_start % count
+            for i in range(count):
+                node = nodes[(start + i) % count]
+                record: dict[str, str] = {}
+                status = self.fw.run_filters_with_nominated(
+                    state, pod, node, nominated.get(node.name, ()), record
+                )
+                out.filters[node.name] = record
+                if status is None:
+                    feasible.append(node)
+                    if len(feasible) >= want:
+                        break
+                else:
+                    out.statuses[node.name] = status
+        # processedNodes counts every status of the diagnosis, a failed nominated node's too.
+        out.evaluated = len(feasible) + len(out.statuses)
+        self.next_start = (self.next_start + out.evaluated) % max(num_all, 1)
+        return feasible
+
+    def _select(self, scores: list[NodeScores]) -> str:
+        best = max(s.total for s in scores)
+        tied = [s.node for s in scores if s.total == best]
+        if self.rng is None or len(tied) == 1:
+            return tied[0]
+        chosen = tied[0]
+        for i, node in enumerate(tied[1:], start=2):
+            if self.rng.randrange(i) == 0:
+                chosen = node
+        return chosen
+
+    def _post_filter(
+        self, out: CycleResult, state: CycleState, pod: Pod, statuses: dict[str, Status]
+    ) -> None:
+        if not self.post_filter:
+            return
+        nominated, status = self.fw.run_post_filter(state, pod, statuses)
+        out.nominated = nominated
+        out.message = status.message if status is not None else ""
+
+    @staticmethod
+    def _collect(out: CycleResult, state: CycleState) -> None:
+        data: CycleData | None = state.read(DRA)
+        if data is not None:
+            out.undecided.update(data.undecided)
+            out.answers.update({node: found.answer for node, found in data.seen.items()})

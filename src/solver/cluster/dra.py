@@ -1,0 +1,194 @@
+"""The DRA side of a scheduling run: devices in use, the node-level engine's search, and its answers
+reused while nothing they depend on changed.
+
+The scheduler filters every node for every pod, so the same search (the same claims'
+shape on the same node) repeats across identical pods. An answer depends only on the
+pending claims' content, the node and the devices in use that the node can see; each node
+carries a version that grows whenever a device it can see is taken or released, and an
+answer is reused while its node's version stands (its claim ids rewritten for the pod at hand).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..engines import Budget
+from ..problem import Claim, InUse, Problem, SelectableTable, Unit
+from ..solution import ClaimAllocation, Status
+from ..units import NodeAnswer, NodeSearch, State
+
+
+@dataclass
+class DraContext:
+    problem: Problem
+    search: NodeSearch
+    budget: Budget
+    deadline: float | None
+    state: State = field(init=False)
+    _frozen: InUse | None = field(default=None, init=False)
+    _versions: dict[str, int] = field(default_factory=dict, init=False)
+    _device_nodes: dict[int, tuple[str, ...]] | None = field(default=None, init=False)
+    _cache: dict[tuple[Any, str, int], NodeAnswer] = field(default_factory=dict, init=False)
+    _signatures: dict[tuple[int, ...], Any] = field(default_factory=dict, init=False)
+    steps: int = 0
+
+    def __post_init__(self) -> None:
+        self.state = State.of(self.problem)
+        # Devices that map to node resources (DRANodeAllocatableResources) need the node check after a search.
+        self.maps_node_resources = any(d.node_allocatable for d in self.problem.devices)
+
+    # --- in-use state ----------------------------------------------------------------------------
+
+    def in_use(self) -> InUse:
+        if self._frozen is None:
+            self._frozen = self.state.freeze()
+        return self._frozen
+
+    def pending(self, unit: Unit) -> list[Claim]:
+        claims = self.problem.claims
+        return [claims[c] for c in unit.claims if not claims[c].allocated and c not in self.state.allocations]
+
+    def commit(self, answer: NodeAnswer) -> None:
+        self.state.commit(answer)
+        self._changed(t.device.id for t in answer.taken)
+
+    def release(self, devices: Sequence[int], refs: Sequence[str], claims: Sequence[int]) -> None:
+        """Devices freed (their holders were evicted): `refs` out of the in-use sets, claims unallocated."""
+        for ref in refs:
+            self.state.exclusive.discard(ref)
+            self.state.shared.discard(ref)
+            self.state.capacity.pop(ref, None)
+        for claim in claims:
+            self.state.allocations.pop(claim, None)
+        self._changed(devices)
+
+    def _changed(self, devices: Any) -> None:
+        self._frozen = None
+        index = self._index()
+        for d in devices:
+            for node in index.get(d, ()):
+                self._versions[node] = self._versions.get(node, 0) + 1
+
+    def _index(self) -> dict[int, tuple[str, ...]]:
+        """Device id -> the nodes whose search can see it (its pool's devices and counter consumers)."""
+        if self._device_nodes is None:
+            seen: dict[int, list[str]] = {}
+            for name, view in self.problem.views.items():
+                for pool in view.pools:
+                    for d in (*pool.devices, *pool.counter_devices):
+                        nodes = seen.setdefault(d, [])
+                        if not nodes or nodes[-1] != name:
+                            nodes.append(name)
+            self._device_nodes = {d: tuple(n) for d, n in seen.items()}
+        return self._device_nodes
+
+    # --- the search --------------------------------------------------------------------------------
+
+    def search_node(
+        self, unit: Unit, node: str, pending: Sequence[Claim], released: frozenset[str] = frozenset()
+    ) -> Found:
+        """The engine's search for the pending claims on the node; `released`: devices to count as free
+        (held by pods a preemption simulation removed)."""
+        view = self.problem.views.get(node)
+        if view is None:
+            return Found(NodeAnswer(Status.UNSATISFIABLE, message="cannot allocate all claims"))
+        signature = self._signature(unit, pending) if not released else None
+        key = (signature, node, self._versions.get(node, 0)) if signature is not None else None
+        if key is not None:
+            cached = self._cache.get(key)
+            if cached is not None:
+                return Found(cached, tuple(c.id for c in pending))
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            return Found(NodeAnswer(Status.UNKNOWN, message="time limit reached"))
+        in_use = self.in_use()
+        if released:
+            in_use = InUse(in_use.exclusive - released, in_use.shared_capacity, in_use.shared - released)
+        answer = self.search(self.problem, unit, view, list(pending), in_use, self.budget, self.deadline)
+        self.steps += answer.steps
+        if key is not None and answer.status in (Status.ALLOCATED, Status.UNSATISFIABLE):
+            self._cache[key] = _with_claims(answer, {c.id: i for i, c in enumerate(pending)})
+        return Found(answer)
+
+    def _signature(self, unit: Unit, pending: Sequence[Claim]) -> Any:
+        """What the search depends on besides the node: the pending claims' content (the selector outcomes
+        by their shared column), or None when claims cannot be compared that way."""
+        ids = tuple(c.id for c in pending)
+        if ids in self._signatures:
+            return self._signatures[ids]
+        table = self.problem.selectable
+        signature: Any = None
+        if isinstance(table, SelectableTable) and not self.problem.derived:
+            parts = []
+            for claim in pending:
+                requests = []
+                for ri, request in enumerate(claim.requests):
+                    slots = []
+                    for si, slot in enumerate(request.slots):
+                        column = table.slots.get((claim.id, ri, si))
+                        capacity = tuple(sorted((slot.capacity_requests or {}).items()))
+                        slots.append(
+                            (
+                                column[0] if column is not None else None,
+                                slot.name,
+                                slot.parent,
+                                slot.device_class,
+                                slot.class_exists,
+                                slot.mode,
+                                slot.count,
+                                slot.admin_access,
+                                slot.tolerations,
+                                capacity,
+                                slot.selectors_without_cel,
+                            )
+                        )
+                    requests.append((request.name, request.first_available, tuple(slots)))
+                containers = len(unit.claim_containers.get(claim.id, ()))
+                parts.append((tuple(requests), claim.constraints, containers))
+            signature = tuple(parts)
+        self._signatures[ids] = signature
+        return signature
+
+
+@dataclass(frozen=True)
+class Found:
+    """A node's answer; a reused one holds claim positions until `concrete` names the pod's claims (most
+    answers only tell whether the node fits, and are never looked at again)."""
+
+    answer: NodeAnswer
+    claims: tuple[int, ...] | None = None  # position -> claim id, for a reused answer
+
+    def concrete(self) -> NodeAnswer:
+        if self.claims is None:
+            return self.answer
+        return _with_claims(self.answer, dict(enumerate(self.claims)))
+
+
+def _with_claims(answer: NodeAnswer, mapping: Mapping[int, int]) -> NodeAnswer:
+    """The answer with its allocations' claim ids mapped (stored answers hold claim positions, so that any
+    pod with the same claims' shape can take them)."""
+    if not answer.allocations:
+        return answer
+    out = []
+    for a in answer.allocations:
+        claim = mapping[a.claim]
+        results = tuple(replace(r, slot=(claim, r.slot[1], r.slot[2])) for r in a.results)
+        out.append(ClaimAllocation(claim, a.node, results, a.chosen))
+    return replace(answer, allocations=tuple(out))
+
+
+def prioritized_score(problem: Problem, allocations: Sequence[ClaimAllocation]) -> int:
+    """DynamicResources' score: per firstAvailable request, 8 minus the index of the subrequest chosen."""
+    score = 0
+    for allocation in allocations:
+        claim = problem.claims[allocation.claim]
+        chosen: Mapping[int, int] = allocation.chosen
+        for ri, request in enumerate(claim.requests):
+            if request.first_available and ri in chosen:
+                score += FIRST_AVAILABLE_MAX - chosen[ri]
+    return score
+
+
+FIRST_AVAILABLE_MAX = 8  # resourceapi.FirstAvailableDeviceRequestMaxSize

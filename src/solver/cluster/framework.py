@@ -1,0 +1,339 @@
+"""The scheduling framework's vocabulary: statuses, the cycle state, node snapshots and the plugin interface.
+
+Extension points are methods of `Plugin`; a plugin declares which ones it implements in
+`points` (the framework only calls those, and MultiPoint configuration enables a plugin at
+exactly those points, as upstream checks which interfaces a plugin implements). Success is
+`None` wherever a Status is returned: most calls succeed, and the hot paths stay cheap.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .facts import Cluster, HostPort, Node, Pod
+
+if TYPE_CHECKING:
+    from ..problem import Problem
+
+MAX_NODE_SCORE = 100
+MIN_NODE_SCORE = 0
+
+# Extension points, named as KubeSchedulerConfiguration names them.
+QUEUE_SORT = "queueSort"
+PRE_FILTER = "preFilter"
+FILTER = "filter"
+POST_FILTER = "postFilter"
+PRE_SCORE = "preScore"
+SCORE = "score"
+RESERVE = "reserve"
+PERMIT = "permit"
+PRE_BIND = "preBind"
+BIND = "bind"
+POST_BIND = "postBind"
+PRE_ENQUEUE = "preEnqueue"
+POINTS = (
+    PRE_ENQUEUE,
+    QUEUE_SORT,
+    PRE_FILTER,
+    FILTER,
+    POST_FILTER,
+    PRE_SCORE,
+    SCORE,
+    RESERVE,
+    PERMIT,
+    PRE_BIND,
+    BIND,
+    POST_BIND,
+)
+
+
+class Code(IntEnum):
+    """framework.Code, with the same meanings."""
+
+    SUCCESS = 0
+    ERROR = 1
+    UNSCHEDULABLE = 2  # the pod does not fit now; preemption may help
+    UNRESOLVABLE = 3  # UnschedulableAndUnresolvable: preemption cannot help on this node
+    WAIT = 4
+    SKIP = 5  # PreFilter / PreScore: this plugin has nothing to check or score for the pod
+    PENDING = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    code: Code
+    reasons: tuple[str, ...] = ()
+    plugin: str = ""
+
+    @property
+    def message(self) -> str:
+        return ", ".join(self.reasons)
+
+    @property
+    def rejected(self) -> bool:
+        return self.code in (Code.UNSCHEDULABLE, Code.UNRESOLVABLE, Code.PENDING)
+
+    def with_plugin(self, plugin: str) -> Status:
+        return self if self.plugin == plugin else Status(self.code, self.reasons, plugin)
+
+
+def unschedulable(*reasons: str) -> Status:
+    return Status(Code.UNSCHEDULABLE, reasons)
+
+
+def unresolvable(*reasons: str) -> Status:
+    return Status(Code.UNRESOLVABLE, reasons)
+
+
+def error(message: str) -> Status:
+    return Status(Code.ERROR, (message,))
+
+
+SKIP = Status(Code.SKIP)
+
+
+class NodeInfo:
+    """One node and the pods on it, as the scheduler's snapshot holds them (framework.NodeInfo).
+
+    `requested` sums the pods' `requests` (plus what their devices map to node resources),
+    `score_requested` their `score_requests` (NonZeroRequested for cpu and memory); the pod slot
+    is `len(pods)`. `generation` grows with every change, so that results computed for the node
+    can be reused until it changes.
+    """
+
+    __slots__ = (
+        "affinity_pods",
+        "anti_affinity_pods",
+        "extra",
+        "generation",
+        "name",
+        "node",
+        "pods",
+        "ports",
+        "requested",
+        "score_requested",
+    )
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+        self.name = node.name
+        self.pods: list[Pod] = []
+        self.requested: dict[str, int] = {}
+        self.score_requested: dict[str, int] = {}
+        self.ports: Counter[HostPort] = Counter()
+        self.affinity_pods: list[Pod] = []  # pods with any pod (anti-)affinity
+        self.anti_affinity_pods: list[Pod] = []  # pods with required anti-affinity
+        self.extra: dict[str, Mapping[str, int]] = {}  # pod key -> mapped node resources
+        self.generation = 0
+
+    def add_pod(self, pod: Pod, mapped: Mapping[str, int] | None = None) -> None:
+        self.pods.append(pod)
+        _add(self.requested, pod.requests, 1)
+        _add(self.score_requested, pod.score_requests, 1)
+        if mapped:
+            self.extra[pod.key] = dict(mapped)
+            _add(self.requested, mapped, 1)
+            _add(self.score_requested, mapped, 1)
+        self.ports.update(pod.ports)
+        if pod.has_affinity:
+            self.affinity_pods.append(pod)
+        if pod.required_anti_affinity:
+            self.anti_affinity_pods.append(pod)
+        self.generation += 1
+
+    def remove_pod(self, pod: Pod) -> bool:
+        """Takes the pod (by key) off the node; False when it is not there."""
+        i = next((i for i, p in enumerate(self.pods) if p.key == pod.key), -1)
+        if i < 0:
+            return False
+        p = self.pods.pop(i)
+        _add(self.requested, p.requests, -1)
+        _add(self.score_requested, p.score_requests, -1)
+        mapped = self.extra.pop(p.key, None)
+        if mapped:
+            _add(self.requested, mapped, -1)
+            _add(self.score_requested, mapped, -1)
+        self.ports.subtract(p.ports)
+        self.ports = +self.ports
+        self.affinity_pods = [q for q in self.affinity_pods if q.key != p.key]
+        self.anti_affinity_pods = [q for q in self.anti_affinity_pods if q.key != p.key]
+        self.generation += 1
+        return True
+
+    def clone(self) -> NodeInfo:
+        out = NodeInfo(self.node)
+        out.pods = list(self.pods)
+        out.requested = dict(self.requested)
+        out.score_requested = dict(self.score_requested)
+        out.ports = Counter(self.ports)
+        out.affinity_pods = list(self.affinity_pods)
+        out.anti_affinity_pods = list(self.anti_affinity_pods)
+        out.extra = dict(self.extra)
+        out.generation = self.generation
+        return out
+
+    def __repr__(self) -> str:
+        return f"NodeInfo({self.name}, {len(self.pods)} pods)"
+
+
+def _add(into: dict[str, int], amounts: Mapping[str, int], sign: int) -> None:
+    for name, value in amounts.items():
+        into[name] = into.get(name, 0) + sign * value
+
+
+class Snapshot:
+    """Every node in the scheduler's order, with lookups (framework.SharedLister)."""
+
+    def __init__(self, nodes: Iterable[NodeInfo]) -> None:
+        self.nodes: list[NodeInfo] = list(nodes)
+        self.by_name: dict[str, NodeInfo] = {n.name: n for n in self.nodes}
+
+    def get(self, name: str) -> NodeInfo | None:
+        return self.by_name.get(name)
+
+    def with_affinity(self) -> list[NodeInfo]:
+        """Nodes with at least one pod that has pod (anti-)affinity (HavePodsWithAffinityList)."""
+        return [n for n in self.nodes if n.affinity_pods]
+
+    def with_required_anti_affinity(self) -> list[NodeInfo]:
+        return [n for n in self.nodes if n.anti_affinity_pods]
+
+
+class StateData:
+    """What a plugin keeps in the CycleState; cloned when preemption simulates removing pods."""
+
+    def clone(self) -> StateData:
+        return self
+
+
+class CycleState:
+    """Per-cycle data shared between a plugin's extension points (framework.CycleState)."""
+
+    __slots__ = ("data", "skip_filter", "skip_score")
+
+    def __init__(self) -> None:
+        self.data: dict[str, Any] = {}
+        self.skip_filter: set[str] = set()  # plugins whose PreFilter returned Skip
+        self.skip_score: set[str] = set()  # plugins whose PreScore returned Skip
+
+    def read(self, key: str) -> Any:
+        return self.data.get(key)
+
+    def write(self, key: str, value: Any) -> None:
+        self.data[key] = value
+
+    def clone(self) -> CycleState:
+        out = CycleState()
+        out.data = {k: (v.clone() if isinstance(v, StateData) else v) for k, v in self.data.items()}
+        out.skip_filter = set(self.skip_filter)
+        out.skip_score = set(self.skip_score)
+        return out
+
+
+class Handle:
+    """What plugins may read beyond the pod and the node: the cluster facts, the snapshot, the DRA
+    problem and the node-level engine's search (set by the scheduler that owns them)."""
+
+    def __init__(self, cluster: Cluster, snapshot: Snapshot, problem: Problem | None = None) -> None:
+        self.cluster = cluster
+        self.snapshot = snapshot
+        self.problem = problem
+        # Filled by the scheduler: services the DynamicResources plugin needs (engine search, DRA state).
+        self.services: dict[str, Any] = {}
+
+    @property
+    def namespaces(self) -> Mapping[str, Mapping[str, str]]:
+        return self.cluster.namespaces
+
+
+PreFilterResult = "set[str] | None"  # node names the pod may use; None for every node
+
+
+class Plugin:
+    """A scheduler plugin. Subclasses set `name` and `points` and override the methods of those points."""
+
+    name: ClassVar[str] = ""
+    points: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, handle: Handle, args: Any = None) -> None:
+        self.handle = handle
+        self.args = args
+
+    # PreFilter: the node names the pod may use (None: all) and a status (SKIP: Filter is skipped).
+    def pre_filter(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> tuple[set[str] | None, Status | None]:
+        return None, None
+
+    # PreFilterExtensions: keep what PreFilter computed right when a pod is added to / removed from a
+    # node in a simulation (nominated pods, preemption victims).
+    def add_pod(self, state: CycleState, pod: Pod, added: Pod, node: NodeInfo) -> Status | None:
+        return None
+
+    def remove_pod(self, state: CycleState, pod: Pod, removed: Pod, node: NodeInfo) -> Status | None:
+        return None
+
+    @property
+    def has_extensions(self) -> bool:
+        cls = type(self)
+        return cls.add_pod is not Plugin.add_pod or cls.remove_pod is not Plugin.remove_pod
+
+    def filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status | None:
+        return None
+
+    # PostFilter: a nominated node name (or "") and a status whose message joins the FitError.
+    def post_filter(
+        self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
+    ) -> tuple[str, Status | None]:
+        return "", None
+
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
+        return None
+
+    def score(self, state: CycleState, pod: Pod, node: NodeInfo) -> int:
+        return 0
+
+    # NormalizeScore, when the plugin has one (`normalizes`): rewrite the scores in place.
+    normalizes: ClassVar[bool] = False
+
+    def normalize(self, state: CycleState, pod: Pod, scores: dict[str, int]) -> Status | None:
+        return None
+
+    def reserve(self, state: CycleState, pod: Pod, node: str) -> Status | None:
+        return None
+
+    def unreserve(self, state: CycleState, pod: Pod, node: str) -> None:
+        return None
+
+    # QueueSort: less(a, b) is True when a goes before b.
+    def less(self, a: QueuedPod, b: QueuedPod) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class QueuedPod:
+    """A pod in the scheduling queue: the pod, and when it entered the queue (creation order)."""
+
+    pod: Pod
+    unit: int
+    timestamp: tuple[int, str, int]  # (created later than every stored pod?, creationTimestamp, input order)
+
+
+PluginFactory = Callable[[Handle, Any], Plugin]
+
+
+def default_normalize(scores: dict[str, int], reverse: bool = False) -> None:
+    """helper.DefaultNormalizeScore: scale to [0, 100] by the highest score (reversed: 100 - that)."""
+    highest = max(scores.values(), default=0)
+    if highest == 0:
+        if reverse:
+            for name in scores:
+                scores[name] = MAX_NODE_SCORE
+        return
+    for name, value in scores.items():
+        scaled = MAX_NODE_SCORE * value // highest
+        scores[name] = MAX_NODE_SCORE - scaled if reverse else scaled

@@ -1,0 +1,54 @@
+"""DefaultPreemption (pkg/scheduler/framework/plugins/defaultpreemption): the PostFilter plugin that
+makes room for a pod no node accepts by preempting lower-priority pods.
+
+The scheduler lends it, through the Handle's services, the running framework ("framework"), the
+nominated pods of a node ("nominated"), its random source ("rng", None for deterministic runs)
+and the way to act on the decision ("preempt": evict the victims, clear the nominations). Victims
+are evicted synchronously, so the PreEnqueue gate of asynchronous preemption has nothing to hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+from .. import names
+from ..args import DefaultPreemptionArgs
+from ..facts import Pod
+from ..framework import POST_FILTER, CycleState, Handle, Plugin, Status
+from ..preemption import Preemption, Services, preempt
+from ..runtime import Framework
+
+PREFIX = "preemption: "
+
+PreemptFn = Callable[[Pod, str, list[Pod], list[Pod]], None]
+
+
+class DefaultPreemption(Plugin):
+    name = names.DEFAULT_PREEMPTION
+    points = frozenset({POST_FILTER})
+
+    def __init__(self, handle: Handle, args: Any = None) -> None:
+        super().__init__(handle, args)
+        if args is None:
+            args = DefaultPreemptionArgs()
+        if not isinstance(args, DefaultPreemptionArgs):
+            raise TypeError(f"want args to be of type DefaultPreemptionArgs, got {type(args).__name__}")
+        self.config = args
+
+    def post_filter(
+        self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
+    ) -> tuple[str, Status | None]:
+        lent = self.handle.services
+        services = Services(
+            cast(Framework, lent["framework"]),
+            cast(Callable[[str], list[Pod]], lent["nominated"]),
+            lent.get("rng"),
+        )
+        outcome = preempt(services, self.handle, self.config, state, pod, statuses)
+        if isinstance(outcome, Preemption):
+            cast(PreemptFn, lent["preempt"])(pod, outcome.node, list(outcome.victims), list(outcome.cleared))
+            return outcome.node, None
+        if not outcome.message:
+            return "", outcome
+        return "", Status(outcome.code, (PREFIX + outcome.message,))

@@ -1,0 +1,44 @@
+"""What kube-scheduler decided for a pod, as kubefit reports it (in the spirit of kube-scheduler-simulator):
+every filter verdict per node, every score before and after its weight, the node chosen, and what
+preemption did."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .facts import Pod
+
+
+@dataclass(frozen=True)
+class Eviction:
+    """A pod preempted to make room: the victim, its node, and the pod it made room for."""
+
+    victim: Pod
+    node: str
+    preemptor: Pod
+    unit: int  # the preemptor's unit
+    scheduler: str = "default-scheduler"
+
+
+@dataclass(frozen=True)
+class Record:
+    filters: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # node -> plugin -> passed|reason
+    pre_filter: Mapping[str, str] = field(default_factory=dict)  # plugin -> what it decided for all nodes
+    scores: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # node -> plugin -> 0..100
+    weighted: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # node -> plugin -> score*weight
+    totals: Mapping[str, int] = field(default_factory=dict)  # node -> sum of weighted scores
+    selected: str = ""
+    nominated: str = ""  # status.nominatedNodeName after preemption
+    victims: tuple[str, ...] = ()  # namespace/name of the pods preempted for this pod
+    evaluated: int = 0  # nodes the last cycle filtered
+    feasible: int = 0  # of which passed
+    attempts: int = 1
+    profile: str = "default-scheduler"
+    message: str = ""  # the last FitError when the pod was not placed
+    gated: str = ""  # a PreEnqueue plugin holds the pod out of the queue (its message); no cycle ran
+
+    def ranking(self) -> list[tuple[str, int]]:
+        """Scored nodes, best first (ties in the order the cycle evaluated them)."""
+        order = list(self.totals)
+        return sorted(self.totals.items(), key=lambda kv: (-kv[1], order.index(kv[0])))

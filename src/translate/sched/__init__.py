@@ -1,0 +1,2 @@
+"""kube-scheduler's inputs: its KubeSchedulerConfiguration, read into the profiles that
+`kubefit.solver.cluster` runs."""
