@@ -41,7 +41,9 @@ AREAS = [
     (SHARED / "scenarios" / "sched", "greedy"),
     (HERE / "scenarios" / "sched", "greedy"),
     (SHARED / "scenarios" / "sched", "cpsat"),
+    (HERE / "scenarios" / "sched", "cpsat"),
     (SHARED / "scenarios" / "sched", "asp"),
+    (HERE / "scenarios" / "sched", "asp"),
 ]
 
 
