@@ -18,7 +18,9 @@ from kubefit.solver.node.validate import check, reserved_cpus
 
 # KUBEFIT_NODE_EXAMPLES raises the count for a longer hunt.
 EXAMPLES = int(os.environ.get("KUBEFIT_NODE_EXAMPLES", "40"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @SETTINGS

@@ -196,7 +196,7 @@ class World:
         assert self.framework.run_pre_filter(state, preemptor, self.snapshot.nodes).status is None
         return state
 
-    def post_filter(self, preemptor: Pod, statuses: Mapping[str, Status]) -> tuple[str, Status | None]:
+    def post_filter(self, preemptor: Pod, statuses: Mapping[str, Status]) -> tuple[str | None, Status | None]:
         plugin = self.framework.plugin(names.DEFAULT_PREEMPTION)
         assert isinstance(plugin, DefaultPreemption)
         return plugin.post_filter(self.cycle(preemptor), preemptor, statuses)
@@ -315,7 +315,7 @@ class PostFilterCase:
     pods: list[Pod]
     nodes: list[Node]
     statuses: dict[str, Status]
-    want_node: str
+    want_node: str | None  # the nomination from now on: None unchanged, "" cleared
     want_status: Status | None = None
     want_victims: list[str] = field(default_factory=list)
 
@@ -408,7 +408,7 @@ POST_FILTER_CASES = [
         [pod("p1", node="node1")],
         [node("node1", LARGE, error="true")],
         unschedulable("node1"),
-        "",
+        None,
         Status(
             Code.ERROR,
             ('preemption: running RemovePod on PreFilter plugin "test-plugin": failed to remove pod: p',),
@@ -429,7 +429,7 @@ POST_FILTER_CASES = [
         [pod("p1", node="node1")],
         [node("node1", ONE_POD)],
         unschedulable("node1"),
-        "",
+        None,  # not tried: the pod's nomination stays as it is
         Status(Code.UNSCHEDULABLE, ("preemption: not eligible due to preemptionPolicy=Never.",)),
     ),
     PostFilterCase(
@@ -438,7 +438,7 @@ POST_FILTER_CASES = [
         [pod("p1", node="node1", terminating=True, disruption_target="PreemptionByScheduler")],
         [node("node1", ONE_POD)],
         unschedulable("node1"),
-        "",
+        None,
         Status(
             Code.UNSCHEDULABLE,
             ("preemption: not eligible due to a terminating pod on the nominated node.",),
@@ -899,7 +899,7 @@ PREEMPT_CASES = [
         ],
         ["node1", "node2", "node3"],
         [FIT],
-        "",
+        None,
         [],
     ),
     (
@@ -930,7 +930,7 @@ def test_preempt(
     pods: list[Pod],
     nodes: list[str],
     plugins: list[str],
-    want_node: str,
+    want_node: str | None,
     want_victims: list[str],
 ) -> None:
     w = world([node(n) for n in nodes], pods, plugins)
@@ -950,7 +950,7 @@ def test_victims_already_terminating_stop_a_second_preemption() -> None:
     w = world([node(n) for n in ("node1", "node2", "node3")], victims + others, [FIT])
     preemptor = pod("p", HIGH, req=VERY_LARGE, nominated_node="node1")
     got, status = w.post_filter(preemptor, unschedulable("node1", "node2", "node3"))
-    assert got == "" and w.preempted == []
+    assert got is None and w.preempted == []
     assert status == Status(
         Code.UNSCHEDULABLE, ("preemption: not eligible due to a terminating pod on the nominated node.",)
     )

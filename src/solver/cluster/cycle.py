@@ -50,7 +50,7 @@ class CycleResult:
     pre_filter: dict[str, str] = field(default_factory=dict)  # plugin -> rejection or narrowing
     scores: list[NodeScores] = field(default_factory=list)
     message: str = ""  # the FitError when nothing fits
-    nominated: str = ""  # PostFilter's nominated node
+    nominated: str | None = None  # the pod's nominated node after PostFilter (None: unchanged, "": cleared)
     undecided: dict[str, str] = field(default_factory=dict)  # nodes the engine could not decide
     answers: dict[str, NodeAnswer] = field(default_factory=dict)  # every DRA answer of the cycle
     evaluated: int = 0

@@ -285,11 +285,12 @@ class Plugin:
     def filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status | None:
         return None
 
-    # PostFilter: a nominated node name (or "") and a status whose message joins the FitError.
+    # PostFilter: the pod's nominated node from now on (None: unchanged, "": cleared) and a status whose
+    # message joins the FitError.
     def post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
-    ) -> tuple[str, Status | None]:
-        return "", None
+    ) -> tuple[str | None, Status | None]:
+        return None, None
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         return None

@@ -230,12 +230,14 @@ class Framework:
 
     def run_post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
-    ) -> tuple[str, Status | None]:
+    ) -> tuple[str | None, Status | None]:
         """RunPostFilterPlugins: the first plugin that makes the pod schedulable later wins (its nominated
         node, and its status when that says something); one that finds it unresolvable ends the run;
-        otherwise the rejections' reasons, joined."""
+        otherwise the rejections' reasons, joined, with the last nomination a rejecting plugin decided
+        (None: the pod's stays as it is)."""
         reasons: list[str] = []
         rejector = ""
+        decided: str | None = None
         for plugin in self.post_filter:
             nominated, status = plugin.post_filter(state, pod, statuses)
             if status is None or status.code == Code.SUCCESS:
@@ -243,12 +245,13 @@ class Framework:
             if status.code == Code.UNRESOLVABLE:
                 return nominated, status.with_plugin(plugin.name)
             if not status.rejected:
-                return "", status.with_plugin(plugin.name)
+                return None, status.with_plugin(plugin.name)
             reasons += status.reasons
             rejector = rejector or plugin.name
+            decided = nominated if nominated is not None else decided
         if not self.post_filter:
-            return "", None
-        return "", Status(Code.UNSCHEDULABLE, tuple(reasons), rejector)
+            return None, None
+        return decided, Status(Code.UNSCHEDULABLE, tuple(reasons), rejector)
 
     # --- Score ----------------------------------------------------------------------------------------
 

@@ -270,11 +270,12 @@ class Run:
                 note=note,
                 record=self.record(result, pod, attempt, profile),
             )
-        if result.nominated:
+        if result.nominated is not None and result.nominated != pod.nominated_node:
             self.unnominate(pod)
             nominee = replace(pod, nominated_node=result.nominated)
             self.pods[unit.id] = nominee
-            self.nominated.setdefault(result.nominated, []).append(nominee)
+            if result.nominated:
+                self.nominated.setdefault(result.nominated, []).append(nominee)
         status = Status.UNKNOWN if result.undecided else Status.UNSATISFIABLE
         message = result.message
         if status == Status.UNKNOWN:

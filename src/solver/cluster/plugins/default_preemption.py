@@ -38,7 +38,7 @@ class DefaultPreemption(Plugin):
 
     def post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
-    ) -> tuple[str, Status | None]:
+    ) -> tuple[str | None, Status | None]:
         lent = self.handle.services
         services = Services(
             cast(Framework, lent["framework"]),
@@ -49,6 +49,9 @@ class DefaultPreemption(Plugin):
         if isinstance(outcome, Preemption):
             cast(PreemptFn, lent["preempt"])(pod, outcome.node, list(outcome.victims), list(outcome.cleared))
             return outcome.node, None
-        if not outcome.message:
-            return "", outcome
-        return "", Status(outcome.code, (PREFIX + outcome.message,))
+        # No candidate clears the pod's nomination; a preemption not tried leaves it as it is.
+        keep = "" if outcome.clear else None
+        status = outcome.status
+        if not status.message:
+            return keep, status
+        return keep, Status(status.code, (PREFIX + status.message,))

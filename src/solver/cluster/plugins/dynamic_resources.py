@@ -149,13 +149,13 @@ class DynamicResources(Plugin):
 
     def post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
-    ) -> tuple[str, Status | None]:
+    ) -> tuple[str | None, Status | None]:
         """Upstream frees an allocated claim that no node can use when no other pod holds it; kubefit does
         not deallocate claims, so it says what the scheduler says when it has nothing to free."""
         data: CycleData | None = state.read(NAME)
         if data is None or not data.unit.claims:
-            return "", unschedulable("no new claims to deallocate")
-        return "", unschedulable("still not schedulable")
+            return None, unschedulable("no new claims to deallocate")
+        return None, unschedulable("still not schedulable")
 
     # PreFilterExtensions: a pod removed from a node in a simulation (a preemption victim) frees the devices
     # its claims alone hold; added back (reprieved), it takes them again.

@@ -35,6 +35,15 @@ class Preemption:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why there is no preemption (the status, without the "preemption: " prefix), and whether the pod's
+    nomination goes with it: preemption found no candidate (cleared), rather than not being tried."""
+
+    status: Status
+    clear: bool = False
+
+
+@dataclass(frozen=True)
 class Services:
     """What the scheduler lends the evaluator: the running framework, the nominated pods of a node,
     and the random source (None: deterministic)."""
@@ -51,17 +60,17 @@ def preempt(
     state: CycleState,
     pod: Pod,
     statuses: Mapping[str, Status],
-) -> Preemption | Status:
-    """A Preemption, or the status (without the "preemption: " prefix) saying why there is none."""
+) -> Preemption | Refusal:
+    """A Preemption, or why there is none."""
     nominated_status = statuses.get(pod.nominated_node) if pod.nominated_node else None
     why = ineligibility(
         pod, handle.snapshot, nominated_status.code if nominated_status is not None else Code.UNRESOLVABLE
     )
     if why:
-        return Status(Code.UNSCHEDULABLE, (why,))
+        return Refusal(Status(Code.UNSCHEDULABLE, (why,)))
     all_nodes = handle.snapshot.nodes
     if not all_nodes:
-        return error(NO_NODES)
+        return Refusal(error(NO_NODES))
     potential = [n for n in all_nodes if _unschedulable(statuses.get(n.name))]
     rng = services.rng
     if not potential:
@@ -83,7 +92,7 @@ def preempt(
     )
     if not found.candidates:
         if found.errors:
-            return error(aggregate(found.errors))
+            return Refusal(error(aggregate(found.errors)))
         return _not_helpful(len(all_nodes), found.statuses)
     best = pick_one(found.candidates, rng)
     cleared = tuple(p for p in services.nominated(best.node) if p.priority < pod.priority)
@@ -94,6 +103,6 @@ def _unschedulable(status: Status | None) -> bool:
     return status is not None and status.code == Code.UNSCHEDULABLE
 
 
-def _not_helpful(num_nodes: int, statuses: Mapping[str, Status]) -> Status:
+def _not_helpful(num_nodes: int, statuses: Mapping[str, Status]) -> Refusal:
     absent = Status(Code.UNRESOLVABLE, (NOT_HELPFUL,))
-    return Status(Code.UNSCHEDULABLE, (fit_error_message(num_nodes, statuses, absent),))
+    return Refusal(Status(Code.UNSCHEDULABLE, (fit_error_message(num_nodes, statuses, absent),)), clear=True)
