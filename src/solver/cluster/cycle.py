@@ -55,7 +55,6 @@ class CycleResult:
     answers: dict[str, NodeAnswer] = field(default_factory=dict)  # every DRA answer of the cycle
     evaluated: int = 0
     feasible: int = 0
-    scored: bool = False
 
 
 class Cycle:
@@ -66,7 +65,6 @@ class Cycle:
         self.global_percentage = global_percentage
         self.rng = rng
         self.next_start = 0
-        self.post_filter = True
 
     def run(
         self,
@@ -78,7 +76,6 @@ class Cycle:
         """One cycle for the pod over `nodes`; `post_filter` False: no preemption (claims allocated without
         a pod, where there is nothing to preempt for)."""
         fw = self.fw
-        self.post_filter = post_filter
         out = CycleResult()
         state = CycleState()
         pre = fw.run_pre_filter(state, pod, nodes)
@@ -86,7 +83,8 @@ class Cycle:
             for plugin in pre.plugins:
                 out.pre_filter[plugin] = pre.status.message
             everything = {n.name: pre.status for n in nodes}
-            self._post_filter(out, state, pod, everything)
+            if post_filter:
+                self._post_filter(out, state, pod, everything)
             out.message = fit_error_message(len(nodes), {}, pre.status, pre.status.message, out.message)
             self._collect(out, state)
             return out
@@ -107,12 +105,12 @@ class Cycle:
             if absent is not None:
                 for n in nodes:
                     everything.setdefault(n.name, absent)
-            self._post_filter(out, state, pod, everything)
+            if post_filter:
+                self._post_filter(out, state, pod, everything)
             out.message = fit_error_message(len(nodes), out.statuses, absent, "", out.message)
             self._collect(out, state)
             return out
-        out.scored = len(feasible) > 1
-        if out.scored:
+        if len(feasible) > 1:
             out.scores = fw.run_scores(state, pod, feasible)
             out.node = self._select(out.scores)
         else:
@@ -211,8 +209,6 @@ class Cycle:
     def _post_filter(
         self, out: CycleResult, state: CycleState, pod: Pod, statuses: dict[str, Status]
     ) -> None:
-        if not self.post_filter:
-            return
         nominated, status = self.fw.run_post_filter(state, pod, statuses)
         out.nominated = nominated
         out.message = status.message if status is not None else ""

@@ -250,9 +250,6 @@ class Handle:
         return self.cluster.namespaces
 
 
-PreFilterResult = "set[str] | None"  # node names the pod may use; None for every node
-
-
 class Plugin:
     """A scheduler plugin. Subclasses set `name` and `points` and override the methods of those points."""
 

@@ -312,8 +312,3 @@ class Framework:
                 return status.with_plugin(plugin.name)
             raise FrameworkError(error(f'running Reserve plugin "{plugin.name}": {status.message}'))
         return None
-
-    # --- QueueSort ------------------------------------------------------------------------------------
-
-    def queue_sort_plugin(self) -> Plugin | None:
-        return self.queue_sort[0] if self.queue_sort else None

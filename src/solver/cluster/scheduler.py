@@ -139,8 +139,6 @@ class Run:
             )
             self.frameworks[profile.scheduler_name] = fw
             self.cycles[profile.scheduler_name] = Cycle(fw, config.percentage_of_nodes_to_score, rng)
-        names_all = [n.name for n in self.snapshot.nodes]
-        self.all_nodes = names_all
         self.current: int = -1  # the unit being scheduled
 
     # --- the queue ---------------------------------------------------------------------------------
@@ -358,32 +356,26 @@ class Run:
 
     def held(self, pod: Pod) -> list[str]:
         """The devices (driver/pool/device) only this pod's claims hold."""
+        return [ref for _, ref in self._holdings(pod)]
+
+    def _holdings(self, pod: Pod) -> list[tuple[int, str]]:
+        """(device id, driver/pool/device) of what only the pod's claims hold: its allocations when kubefit
+        placed it, else what the input's claims reserved for it alone hold."""
         unit = self.units.get(pod.key)
         outcome = self.placed.get(unit.id) if unit is not None else None
-        if outcome is not None:
-            results = [r for a in outcome.allocations for r in a.results]
-            return [
-                self.problem.devices[r.device].ref for r in results if not r.shared and not r.admin_access
-            ]
-        return [ref for _, ref in self.problem.held.get(pod.key, ())]
+        if outcome is None:
+            return list(self.problem.held.get(pod.key, ()))
+        results = [r for a in outcome.allocations for r in a.results if not r.shared and not r.admin_access]
+        return [(r.device, self.problem.devices[r.device].ref) for r in results]
 
     def release(self, victim: Pod) -> None:
         """The devices the victim's claims hold, when no pod left uses those claims."""
+        holdings = self._holdings(victim)
         unit = self.units.get(victim.key)
         outcome = self.placed.pop(unit.id, None) if unit is not None else None
-        if outcome is not None:
-            devices = [
-                r.device
-                for a in outcome.allocations
-                for r in a.results
-                if not r.shared and not r.admin_access
-            ]
-            refs = [self.problem.devices[d].ref for d in devices]
-            self.dra.release(devices, refs, [a.claim for a in outcome.allocations])
-            return
-        held = self.problem.held.get(victim.key) if self.problem.held else None
-        if held:
-            self.dra.release([d for d, _ in held], [r for _, r in held], [])
+        claims = [a.claim for a in outcome.allocations] if outcome is not None else []
+        if holdings or claims:
+            self.dra.release([d for d, _ in holdings], [r for _, r in holdings], claims)
 
 
 def _pod_events(outcome: UnitOutcome) -> bool:

@@ -100,17 +100,21 @@ def capacity_policy(policy: Any) -> CapacityPolicy | None:
     )
 
 
-def node_selector_terms(selector: Any) -> tuple[NodeSelectorTerm, ...] | None:
-    if selector is None:
-        return None
+def node_selector_term(term: Any) -> NodeSelectorTerm:
+    """A V1NodeSelectorTerm as facts (None: the empty term, which matches nothing)."""
+    if term is None:
+        return NodeSelectorTerm()
 
     def reqs(items: Any) -> tuple[NodeRequirement, ...]:
         return tuple(NodeRequirement(r.key, r.operator, tuple(r.values or ())) for r in items or ())
 
-    return tuple(
-        NodeSelectorTerm(reqs(t.match_expressions), reqs(t.match_fields))
-        for t in selector.node_selector_terms or ()
-    )
+    return NodeSelectorTerm(reqs(term.match_expressions), reqs(term.match_fields))
+
+
+def node_selector_terms(selector: Any) -> tuple[NodeSelectorTerm, ...] | None:
+    if selector is None:
+        return None
+    return tuple(node_selector_term(t) for t in selector.node_selector_terms or ())
 
 
 def placement_of(source: Any) -> Placement:

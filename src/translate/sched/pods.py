@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...solver.cluster import facts
-from ...solver.problem import NodeSelectorTerm, Toleration
-from ..dra.devices import node_selector_terms
+from ...solver.problem import NodeSelectorTerm
+from ..dra.claims import toleration
+from ..dra.devices import node_selector_term, node_selector_terms
 from ..dra.pod_resources import pod_requests
 from ..objects import KubeObject
 from .priority import Priority
@@ -109,10 +110,6 @@ def _spread(constraint: Any, labels: Mapping[str, str]) -> facts.SpreadConstrain
     )
 
 
-def toleration(t: Any) -> Toleration:
-    return Toleration(t.key or "", t.operator or "Equal", t.value or "", t.effect or "", t.toleration_seconds)
-
-
 def _host_ports(spec: Any) -> tuple[facts.HostPort, ...]:
     containers = [
         *(spec.containers or ()),
@@ -167,9 +164,7 @@ def pod_facts(
     if node_aff is not None:
         required = node_selector_terms(node_aff.required_during_scheduling_ignored_during_execution)
         preferred = tuple(
-            facts.PreferredNodeTerm(
-                p.weight, (node_selector_terms(_as_selector(p.preference)) or (NodeSelectorTerm(),))[0]
-            )
+            facts.PreferredNodeTerm(p.weight, node_selector_term(p.preference))
             for p in node_aff.preferred_during_scheduling_ignored_during_execution or ()
         )
     # One entry per container (duplicates kept: ImageLocality counts containers), then image volumes.
@@ -228,14 +223,3 @@ def _disruption_target(status: Any) -> str:
         if condition.type == "DisruptionTarget" and condition.status == "True":
             return str(condition.reason or "")
     return ""
-
-
-class _Selector:
-    """A one-term node selector, to reuse node_selector_terms on a preference."""
-
-    def __init__(self, term: Any) -> None:
-        self.node_selector_terms = [term]
-
-
-def _as_selector(term: Any) -> Any:
-    return _Selector(term) if term is not None else None
