@@ -222,13 +222,13 @@ def mig_device_name(gpu: int, profile: str, start: int) -> str:
     return f"gpu-{gpu}-mig-{profile.replace('.', '-')}-{profile_id}-{start}"
 
 
-def partitionable_gpus(node: str, t: NodeType, uuids: Sequence[str]) -> list[Doc]:
+def partitionable_gpus(node: str, t: NodeType, uuids: Sequence[str], gpus: int = GPUS_PER_NODE) -> list[Doc]:
     counter_sets = [
         {"name": f"gpu-{i}-counter-set", "counters": _counters(0, MEMORY_SLICES, FULL_MULTIPROCESSORS)}
-        for i in range(GPUS_PER_NODE)
+        for i in range(gpus)
     ]
     devices: list[Doc] = []
-    for i in range(GPUS_PER_NODE):
+    for i in range(gpus):
         counter_set = f"gpu-{i}-counter-set"
         devices.append(
             {
@@ -453,13 +453,15 @@ def _running(
     return [claim, pod]
 
 
-def _in_use(rng: random.Random, node: str, t: NodeType, busy: float) -> tuple[list[Doc], int, int]:
+def _in_use(
+    rng: random.Random, node: str, t: NodeType, busy: float, gpus: int = GPUS_PER_NODE
+) -> tuple[list[Doc], int, int]:
     """Running pods on `node`: each GPU is busy with probability `busy` (on H100 nodes some jobs
     also hold the NIC next to their GPU; on A100 nodes half the busy GPUs are carved into MIG
     partitions). Returns the documents, the number of devices they hold, and of GPUs they use."""
     docs: list[Doc] = []
     held = busy_gpus = 0
-    for i in range(GPUS_PER_NODE):
+    for i in range(gpus):
         if rng.random() >= busy:
             continue
         busy_gpus += 1

@@ -12,6 +12,7 @@ import argparse
 import dataclasses
 import gc
 import logging
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -63,6 +64,18 @@ def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -
     parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
 
 
+def _seconds(text: str) -> float:
+    """A --time-limit: a finite number of seconds, at least 0 (0: answer at once; NaN or infinity would
+    reach the solvers' budgets)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"{text}: a number of seconds, at least 0")
+    return value
+
+
 def _scheduler_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scheduler-name",
@@ -76,6 +89,31 @@ def _scheduler_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="pick among equally scored nodes at random as kube-scheduler does, reproducibly (default: the "
         "first of them in the order the scheduler evaluated the nodes)",
+    )
+
+
+def _plan_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--objective",
+        default="pack",
+        choices=("pack", "spread", "scheduler"),
+        help="after the most pods: pack (fewest GPUs and nodes touched, default), spread, or scheduler "
+        "(kube-scheduler's scores)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="cpsat's wall-clock budget (default 60): the answer says feasible with the proven bound when "
+        "it runs out",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (1: deterministic; default 1)")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress on stderr (default: when stderr is a terminal)",
     )
 
 
@@ -156,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--time-limit",
-        type=float,
+        type=_seconds,
         default=None,
         metavar="SECONDS",
         help="wall-clock budget for the whole run before answering unknown",
@@ -193,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     _scheduler_options(p)
     p.add_argument(
         "--time-limit",
-        type=float,
+        type=_seconds,
         default=None,
         metavar="SECONDS",
         help="budget for the reasons; where it stops them early they are reported with minimal: false",
@@ -227,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--time-limit",
-        type=float,
+        type=_seconds,
         default=None,
         metavar="SECONDS",
         help="cpsat: wall-clock budget for the whole run (default 60); a pod still undecided then is "
@@ -250,6 +288,69 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", choices=FORMATS, help="output format (yaml unless json)")
     p.set_defaults(run=cmd_topology)
 
+    p = verbs.add_parser(
+        "plan",
+        help="place a whole batch of pending pods at once; how many nodes to add",
+        description="Plan every pending pod at once: the most pods placed (a higher priority first), then "
+        "the objective. --engine greedy is kube-scheduler's own placement, one pod at a time. With "
+        "--node-template: the fewest copies of that node to add so every pod fits (proven), or with "
+        "--max-new-nodes the most pods that many copies place. Exit 1 when some pod stays pending.",
+    )
+    _common(p)
+    _plan_options(p)
+    p.add_argument("--engine", default="cpsat", choices=("greedy", "cpsat"), help="default cpsat")
+    p.add_argument("--node-template", metavar="FILE", help="a Node with its ResourceSlices, to add copies of")
+    p.add_argument("--max-new-nodes", type=int, metavar="N", help="at most N copies of the template")
+    p.add_argument(
+        "--min-priority", type=int, metavar="P", help="capacity planning: only pods of priority >= P must fit"
+    )
+    p.set_defaults(run=cmd_plan)
+
+    p = verbs.add_parser(
+        "compare",
+        help="kube-scheduler's placement beside the batch plan (table, JSON, HTML picture)",
+        description="Place the pending pods with two engines (greedy: kube-scheduler; cpsat: the batch "
+        "planner) and compare: pods placed, nodes and devices touched, fragmentation, the pods only one "
+        "places and why the other left each pending. -o html: one self-contained page with every GPU.",
+    )
+    _common(p, (*FORMATS, "html"))
+    _plan_options(p)
+    p.add_argument("--engines", default="greedy,cpsat", help="two of greedy, cpsat (default greedy,cpsat)")
+    p.set_defaults(run=cmd_compare)
+
+    p = verbs.add_parser(
+        "taints",
+        help="DeviceTaintRule status and pod eviction, as the device taint eviction controller decides",
+        description="Every DeviceTaintRule with the EvictionInProgress condition kube-controller-manager "
+        "writes (effect None: the dry run's counts), and every pod evicted by a NoExecute taint of a rule "
+        "or a ResourceSlice, with when (timeAdded plus tolerationSeconds) and why. Exit 1 when pods are "
+        "pending eviction.",
+    )
+    _common(p)
+    p.add_argument("--rule", metavar="NAME", help="this DeviceTaintRule only, and the pods it evicts")
+    p.set_defaults(run=cmd_taints)
+
+    p = verbs.add_parser(
+        "pools",
+        help="what is left in each resource pool (ResourcePoolStatusRequest status), with exact allocatable",
+        description="Per pool, the status kube-controller-manager writes for a ResourcePoolStatusRequest: "
+        "total, allocated, available and unavailable devices (with why), the shareable capacity, and per "
+        "partition type how many more devices can be allocated at the same time, solved exactly from the "
+        "counters left, compatibility groups and taints (not estimated). -o json/yaml prints a List with one "
+        "ResourcePoolStatusRequest per pool.",
+    )
+    _common(p)
+    p.add_argument("--driver", metavar="D", help="pools of this driver only (default: every driver)")
+    p.add_argument("--pool", metavar="P", help="this pool only")
+    p.add_argument("--limit", type=int, metavar="N", help="at most N pools (default 100, at most 1000)")
+    p.add_argument(
+        "--default-partition-type-attribute",
+        metavar="ATTR",
+        help="group partitions by this attribute (domain/name) where their slice declares no "
+        "partitionTypeAttribute",
+    )
+    p.set_defaults(run=cmd_pools)
+
     p = verbs.add_parser("feature-gates", help="list the feature gates kubefit honours")
     p.set_defaults(run=cmd_feature_gates)
     return parser
@@ -271,7 +372,7 @@ def _warn(problems: Sequence[Problem]) -> None:
         print(str(p), file=sys.stderr)
 
 
-_CONFIG_KINDS = ("KubeSchedulerConfiguration/", "KubeletConfiguration/")
+_CONFIG_KINDS = ("KubeSchedulerConfiguration/", "KubeletConfiguration/", "NodeTopology/")
 
 
 def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_errors: bool = True) -> Any:
@@ -288,7 +389,8 @@ def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_e
     problems = validate_objects(objects, gates)
     if problems and (api_problems_are_errors or args.strict):
         raise InputError(problems)
-    # Configurations are not stored objects: a component refuses to start with one it does not accept.
+    # Configurations are not stored objects: a component refuses to start with one it does not accept;
+    # nor is a machine's topology, and no kubelet runs on one that cannot be (a CPU listed twice).
     refused = [p for p in problems if p.obj.startswith(_CONFIG_KINDS)]
     if refused:
         raise InputError(refused)
@@ -615,6 +717,61 @@ def cmd_topology(args: argparse.Namespace) -> int:
     else:
         doc = from_sysfs(args.from_sysfs, args.name)
     emit(doc, "json" if args.output == "json" else "yaml")
+    return EXIT_OK
+
+
+def _plan_builder(args: argparse.Namespace) -> Any:
+    from .translate.dra.build import build
+
+    gates = _gates(args)
+
+    def make(paths: list[str]) -> Any:
+        objects = load_valid(argparse.Namespace(**{**vars(args), "filename": paths}), gates, False)
+        return build(objects, gates, None, None, None, None)
+
+    return make
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from .solver.cluster.plan.command import run_plan
+
+    doc, text, placed = run_plan(args, _plan_builder(args))
+    emit(doc, _format(args), text)
+    return EXIT_OK if placed else EXIT_NO_FIT
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .solver.cluster.plan.command import run_compare
+
+    doc, text, html = run_compare(args, _plan_builder(args))
+    if _format(args) == "html":
+        sys.stdout.write(html)
+    else:
+        emit(doc, _format(args), text)
+    return EXIT_OK
+
+
+def cmd_taints(args: argparse.Namespace) -> int:
+    from .solver.taints import render, report
+    from .translate.dra.taint_eviction import eviction_facts
+
+    gates = _gates(args)
+    # The controller works on stored objects: what only API validation refuses is a warning (--strict: error).
+    objects = load_valid(args, gates, api_problems_are_errors=False)
+    answer = report(eviction_facts(objects, gates), args.rule)
+    emit(render.document(answer, objects), _format(args), render.text(answer))
+    return EXIT_NO_FIT if answer.evictions else EXIT_OK
+
+
+def cmd_pools(args: argparse.Namespace) -> int:
+    from .solver.pools import PoolRequest, report
+
+    gates = _gates(args)
+    request = PoolRequest.of(args.driver, args.pool, args.limit, args.default_partition_type_attribute)
+    # The controller reads stored objects: what only API validation refuses is a warning (--strict: error).
+    objects = load_valid(args, gates, api_problems_are_errors=False)
+    doc, text = report(objects, gates, request)
+    emit(doc, _format(args), text)
     return EXIT_OK
 
 

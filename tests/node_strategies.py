@@ -1,5 +1,7 @@
 """Hypothesis strategies for node admission problems: machines (upstream fixtures or generated
-shapes), kubelet policies whose option combinations the kubelet accepts, and pods."""
+shapes), kubelet policies whose option combinations the kubelet accepts, pods, and (occupied=True)
+machines already partly taken: reservedSystemCPUs that split cores, and a cpu_manager_state whose
+containers hold CPUs scattered over the cores."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from kubefit.solver.node.problem import (
     INIT,
     SIDECAR,
     ContainerFacts,
+    CPUState,
     DeviceGroup,
     KubeletPolicy,
     Machine,
@@ -20,6 +23,7 @@ from kubefit.solver.node.problem import (
     PodFacts,
 )
 from kubefit.solver.node.topology import CPUTopology
+from kubefit.solver.node.validate import reserved_cpus
 from kubefit.translate.node.synthetic import synthetic_machine
 
 MI = 2**20
@@ -52,7 +56,7 @@ def machines(draw: st.DrawFn) -> Machine:
 
 
 @st.composite
-def policies(draw: st.DrawFn, machine: Machine) -> KubeletPolicy:
+def policies(draw: st.DrawFn, machine: Machine, explicit_reserved: bool = False) -> KubeletPolicy:
     topo = CPUTopology(machine)
     topology = draw(st.sampled_from(TOPOLOGY_POLICIES))
     options: set[str] = set()
@@ -71,11 +75,19 @@ def policies(draw: st.DrawFn, machine: Machine) -> KubeletPolicy:
     if draw(st.booleans()):
         options.add("strict-cpu-reservation")
     reserved = draw(st.integers(0, min(2, len(machine.cpus) - 1)))
+    chosen = None
+    if explicit_reserved and reserved and draw(st.booleans()):
+        # reservedSystemCPUs: any CPUs, often one thread of a core (the kubelet takes whole cores).
+        ids = sorted(c.id for c in machine.cpus)
+        chosen = frozenset(
+            draw(st.lists(st.sampled_from(ids), min_size=reserved, max_size=reserved, unique=True))
+        )
     memory = bool(machine.memory) and draw(st.booleans())
     reserved_memory = tuple((n.numa, "memory", 256 * MI) for n in machine.memory) if memory else ()
     return KubeletPolicy(
         cpu_policy="static",
         cpu_options=frozenset(options),
+        reserved_cpus=chosen,
         reserved_cpu_count=reserved,
         topology_policy=topology,
         topology_scope=draw(st.sampled_from(["container", "pod"])),
@@ -128,15 +140,34 @@ def pods(draw: st.DrawFn, index: int, max_cpus: int, hugepages: bool, nodes: tup
 
 
 @st.composite
-def problems(draw: st.DrawFn, count: tuple[int, int] = (1, 6)) -> NodeProblem:
+def occupied_state(draw: st.DrawFn, problem: NodeProblem) -> CPUState | None:
+    """A cpu_manager_state in which another pod's containers hold some CPUs, wherever they are."""
+    reserved = reserved_cpus(problem)
+    free = sorted(c.id for c in problem.machine.cpus if c.id not in reserved)
+    held = draw(st.lists(st.sampled_from(free), max_size=max(0, len(free) - 1), unique=True)) if free else []
+    if not held:
+        return None
+    split = draw(st.integers(1, len(held)))
+    entries = (("occupant-uid", "a", frozenset(held[:split])), ("occupant-uid", "b", frozenset(held[split:])))
+    default = frozenset(c.id for c in problem.machine.cpus) - frozenset(held)
+    if problem.policy.option("strict-cpu-reservation"):
+        default -= reserved
+    return CPUState("static", default, tuple(e for e in entries if e[2]))
+
+
+@st.composite
+def problems(draw: st.DrawFn, count: tuple[int, int] = (1, 6), occupied: bool = False) -> NodeProblem:
     machine = draw(machines())
-    policy = draw(policies(machine))
+    policy = draw(policies(machine, explicit_reserved=occupied))
     cpus = len(machine.cpus)
     hugepages = any(m.hugepages for m in machine.memory)
     n = draw(st.integers(*count))
     nodes = machine.numa_nodes
     items = tuple(draw(pods(i, max(1, cpus // 2), hugepages, nodes)) for i in range(n))
-    return NodeProblem("node-1", machine, policy, items)
+    problem = NodeProblem("node-1", machine, policy, items)
+    if occupied:
+        problem = replace(problem, cpu_state=draw(occupied_state(problem)))
+    return problem
 
 
 def last_pod_only(problem: NodeProblem) -> NodeProblem:

@@ -117,6 +117,8 @@ TINY = {
     "explain.py": ["--nodes", "3", "--repeat", "1"],
     "node_admission.py": ["--seeds", "1", "--pods", "5", "--small"],
     "scheduler.py": ["--nodes", "4", "--pods", "3"],
+    "generate.py": ["--nodes", "2", "--gangs", "1", "--busy", "0.2"],
+    "plan.py": ["--nodes", "2", "--loads", "1.1", "--seeds", "1", "--time-limit", "10"],
 }
 
 

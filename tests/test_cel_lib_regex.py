@@ -44,6 +44,12 @@ CASES: list[tuple[str, tuple[Any, ...], Any]] = [
     ("string_find_all_string", ("ab cd", r"\b"), ["", "", "", ""]),
     ("string_find_all_string", ("a\nb\n", "(?m)^."), ["a", "b"]),
     ("string_find_all_string", ("©α©", "©"), ["©", "©"]),
+    # After an empty match Go moves on by a whole character, not a byte.
+    ("string_find_all_string", ("aé", "x*"), ["", "", ""]),
+    # RE2 semantics, not Python's: leftmost-first alternation, \z, Unicode classes.
+    ("string_find_string", ("xab", "a|ab"), "a"),
+    ("string_find_string", ("ab\n", r"b\z"), ""),
+    ("string_find_string", ("1 αβγ 2", r"\p{Greek}+"), "αβγ"),
 ]
 
 
@@ -65,6 +71,12 @@ def test_function(overload_id: str, args: tuple[Any, ...], expected: Any) -> Non
             "string_find_all_string_int",
             ("abc", "[", 1),
             "Illegal regex: error parsing regexp: missing closing ]: `[`",
+        ),
+        # RE2 accepts \C (any byte); Go, and so Kubernetes, does not.
+        (
+            "string_find_string",
+            ("abc", r"a\C"),
+            r"Illegal regex: error parsing regexp: invalid escape sequence: `\C`",
         ),
     ],
 )

@@ -141,37 +141,12 @@ def test_regex_syntax_error(pattern: str, detail: str) -> None:
     assert isinstance(info.value, lib.RegexSyntaxError)
 
 
-def test_script_classes_are_refused() -> None:
-    with pytest.raises(lib.RegexSyntaxError, match="not supported by kubefit"):
-        lib.compile_re2(r"\p{Greek}")
-
-
 def test_nesting_limit() -> None:
     with pytest.raises(lib.RegexSyntaxError, match="expression nests too deeply: `"):
         lib.compile_re2("(" * 1001 + ")" * 1001)
-    # Deep nesting Go accepts but Python's parser cannot follow is reported, not crashed on.
-    with pytest.raises(lib.RegexSyntaxError, match="too deeply for kubefit"):
-        lib.compile_re2("(" * 900 + "a" + ")" * 900)
+    # Deep nesting Go accepts compiles here too (RE2 itself, no translation to Python's parser).
+    assert lib.compile_re2("(" * 900 + "a" + ")" * 900).search("a")
     assert lib.compile_re2("(" * 50 + "a" + ")" * 50).search("a")
-
-
-@pytest.mark.parametrize(
-    ("pattern", "python"),
-    [
-        ("abc", "abc"),
-        ("a.c", "a[\\x00-\\x09\\x0b-\\U0010ffff]c"),
-        ("^a$", "\\Aa\\Z"),
-        ("(?m)^a$", "(?m:^)a(?m:$)"),
-        ("(x)|y", "(?:x)|y"),
-        ("(?i)k", "[Kk\\u212a]"),
-        ("[^a]", "[\\x00-\\x60b-\\U0010ffff]"),
-        ("a{2,3}?", "a{2,3}?"),
-        (r"\d+\b", "[0-9]+(?a:\\b)"),
-        ("^*", "(?:\\A)*"),
-    ],
-)
-def test_translation(pattern: str, python: str) -> None:
-    assert lib.translate_re2(pattern) == python
 
 
 def test_case_folded_negated_class() -> None:

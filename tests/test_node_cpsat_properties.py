@@ -1,6 +1,10 @@
 """The cpsat node engine against the kubelet (greedy) on generated machines, policies and pods:
 cpsat admits every pod the kubelet admits on the same state, every cpsat answer passes the
-independent checker, and on the kubelet's own criteria cpsat's answer is never worse."""
+independent checker, and on the kubelet's own criteria cpsat's answer is never worse — also on
+machines whose cores are already split by reserved CPUs and by other pods' exclusive CPUs.
+
+"Never worse" is the lexicographic order of the criteria (criteria.py): where the kubelet's answer
+is better on one criterion, cpsat's is better on a more important one."""
 
 from __future__ import annotations
 
@@ -38,9 +42,8 @@ def test_the_kubelets_answers_pass_the_checker(problem: NodeProblem) -> None:
     assert check(problem, GreedyNodeEngine().admit(problem)) == []
 
 
-@SETTINGS
-@given(problems(count=(1, 5)))
-def test_on_the_same_state_cpsat_admits_what_the_kubelet_admits_and_is_no_worse(problem: NodeProblem) -> None:
+def assert_cpsat_no_worse(problem: NodeProblem) -> None:
+    """On the state before the last pod, cpsat admits it if the kubelet does, and is no worse."""
     problem = last_pod_only(problem)
     greedy = GreedyNodeEngine().admit(problem)
     cpsat = CpsatNodeEngine(time_limit=None).admit(problem)
@@ -62,6 +65,25 @@ def test_on_the_same_state_cpsat_admits_what_the_kubelet_admits_and_is_no_worse(
     assert criteria(topo, problem.policy, c, cpsat.cpu_state, reserved) <= criteria(
         topo, problem.policy, g, greedy.cpu_state, reserved
     )
+
+
+@SETTINGS
+@given(problems(count=(1, 5)))
+def test_on_the_same_state_cpsat_admits_what_the_kubelet_admits_and_is_no_worse(problem: NodeProblem) -> None:
+    assert_cpsat_no_worse(problem)
+
+
+@SETTINGS
+@given(problems(count=(1, 3), occupied=True))
+def test_with_reserved_and_partly_occupied_cores_cpsat_is_still_no_worse(problem: NodeProblem) -> None:
+    assert_cpsat_no_worse(problem)
+
+
+@SETTINGS
+@given(problems(count=(1, 3), occupied=True))
+def test_answers_on_partly_occupied_machines_pass_the_checker(problem: NodeProblem) -> None:
+    assert check(problem, GreedyNodeEngine().admit(problem)) == []
+    assert check(problem, CpsatNodeEngine(time_limit=None).admit(problem)) == []
 
 
 def test_regression_pod_level_memory_beyond_the_hinted_node_is_refused_by_both_engines() -> None:

@@ -51,9 +51,12 @@ def test_the_wrong_number_of_cpus_is_named() -> None:
     )
 
 
-def test_a_split_core_under_full_pcpus_only_is_named() -> None:
-    p = problem(options=["full-pcpus-only"])
-    assert any("part of cores" in x for x in check(p, tampered(GreedyNodeEngine().admit(p), "0-1")))
+def test_an_odd_request_admitted_under_full_pcpus_only_is_named() -> None:
+    # What full-pcpus-only guarantees is a request of whole cores' worth (the allocation may still
+    # end on part of a core, as the kubelet's own does where NUMA alignment cuts a core in two).
+    admitted_anyway = GreedyNodeEngine().admit(problem(3))
+    problems = check(problem(3, options=["full-pcpus-only"]), admitted_anyway)
+    assert any("3 CPUs are not whole cores" in x for x in problems)
 
 
 def test_cpus_outside_the_hint_under_single_numa_node_are_named() -> None:

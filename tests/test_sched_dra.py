@@ -88,7 +88,7 @@ def test_reusing_answers_across_identical_pods_changes_no_placement(monkeypatch:
         docs += [node(f"n{i}", zone="ab"[i % 2]), gpus(f"n{i}", 3)]
     docs += [pod(f"p{i}", "one" if i % 3 else "two") for i in range(10)]
     cached = placements(*solve(docs))
-    monkeypatch.setattr(DraContext, "_signature", lambda self, unit, pending: None)
+    monkeypatch.setattr(DraContext, "signature", lambda self, unit, pending: None)
     fresh = placements(*solve(docs))
     assert cached == fresh
     # 12 GPUs for 14 asked: some pods wait, so answers were reused on nodes that changed and ones that did not.

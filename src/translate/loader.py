@@ -24,6 +24,7 @@ from . import kinds
 from .objects import KubeObject, ObjectSet
 from .paths import render_path
 from .quantity_fields import coerce_quantities
+from .yaml_limits import MAX_DEPTH
 from .yaml_source import Document, LineDict, LineList, gc_paused, line_of, read_documents
 
 SUFFIXES = (".yaml", ".yml", ".json")
@@ -253,7 +254,13 @@ def _validate(
 ) -> tuple[BaseModel | None, dict[FieldPath, Any], bool]:
     """Validate, setting unknown fields aside (warned, or errors with `strict`) and reporting the rest."""
     extras: dict[FieldPath, Any] = {}
-    work = _plain(data)
+    try:
+        work = _plain(data)
+    except _TooDeep:
+        path = _deep_field(data)
+        problems.add(_problem(f"exceeded max depth of {MAX_DEPTH}", file, data, line, ref, path, model))
+        return None, extras, False
+    _fill_value_structs(model, work)
     for _ in range(50):
         try:
             instance = model.model_validate(work)
@@ -300,6 +307,33 @@ def _fill_status_field(model: type[BaseModel], work: Any, err: Any) -> bool:
         return False
     parent[loc[-1]] = _zero(annotation)
     return True
+
+
+# Structs that Go decodes as values, never nil: a spec, a claim template's claim spec, a claim spec's
+# devices. An object written without them is stored with their zero value.
+_VALUE_STRUCTS: tuple[FieldPath, ...] = (
+    ("spec",),
+    ("spec", "spec"),
+    ("spec", "devices"),
+    ("spec", "spec", "devices"),
+)
+
+
+def _fill_value_structs(model: type[BaseModel], work: dict[str, Any]) -> None:
+    """Give a Kubernetes API object the zero value of each such struct it leaves out (or null), as the
+    API server stores it; the client's models would leave None where every reader expects the struct."""
+    spec = model.model_fields.get("spec")
+    if not model.__module__.startswith("kubernetes.") or spec is None or spec.is_required():
+        return  # kubefit's own kinds; or a spec the schema requires, which it reports missing
+    for path in _VALUE_STRUCTS:
+        parent: Any = work
+        for part in path[:-1]:
+            parent = parent.get(part) if isinstance(parent, dict) else None
+        if not isinstance(parent, dict) or parent.get(path[-1]) is not None:
+            continue
+        annotation = _annotation_at(model, path)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            parent[path[-1]] = {}
 
 
 def _unwrap(annotation: Any) -> Any:
@@ -396,13 +430,34 @@ def _problem(
     return Problem(message, file, line_of(data, path, line), ref, path, warning, render_path(model, path))
 
 
-def _plain(value: Any) -> Any:
+class _TooDeep(Exception):
+    """Nested deeper than MAX_DEPTH: the walks over objects recurse."""
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
     """A deep copy as plain dicts and lists (what pydantic should see)."""
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        if depth == MAX_DEPTH:
+            raise _TooDeep
+        return {k: _plain(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        if depth == MAX_DEPTH:
+            raise _TooDeep
+        return [_plain(v, depth + 1) for v in value]
     return value
+
+
+def _deep_field(value: Any) -> FieldPath:
+    """Where the first collection nested MAX_DEPTH deep is: the first few steps of its path (the
+    whole would be a hundred)."""
+    stack: list[tuple[Any, FieldPath]] = [(value, ())]
+    while stack:
+        node, path = stack.pop()
+        if len(path) == MAX_DEPTH and isinstance(node, dict | list):
+            return path[:4]
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        stack.extend((v, (*path, k)) for k, v in reversed(list(items)))
+    return ()
 
 
 def _strip(data: dict[str, Any], paths: list[FieldPath]) -> dict[str, Any]:

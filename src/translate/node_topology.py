@@ -10,6 +10,9 @@ from pydantic import Field
 
 from .model_base import KubefitModel, ObjectModel, QuantityText
 
+# The topology manager's NUMA masks are 64-bit (bitmask.BitMask): NUMA node ids are 0 to 63.
+MAX_NUMA_NODES = 64
+
 
 class CPU(KubefitModel):
     """One logical CPU (hardware thread)."""

@@ -60,7 +60,10 @@ _MAX_MATERIALIZED_DIGITS = 200_000
 
 def _pow10(k: int) -> int:
     if k > _MAX_MATERIALIZED_DIGITS:
-        raise QuantityError(f"quantity arithmetic would need more than {_MAX_MATERIALIZED_DIGITS} digits")
+        raise QuantityError(
+            "too large for kubefit to compute with exactly (its value has more than "
+            f"{_MAX_MATERIALIZED_DIGITS} digits)"
+        )
     power: int = 10**k
     return power
 

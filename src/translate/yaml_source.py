@@ -44,6 +44,8 @@ from yaml.events import (
 from yaml.nodes import ScalarNode
 
 from ..errors import FieldPath, Problem
+from . import yaml_scalars
+from .yaml_limits import MAX_DEPTH, excessive_aliasing, too_deep
 
 
 class LineDict(dict[Any, Any]):
@@ -206,10 +208,20 @@ for _cls in (_Loader, _Replay):
     _cls.yaml_implicit_resolvers = _RESOLVERS
     _cls.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
     _cls.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+    yaml_scalars.install(_cls)
 
 
 def reference_documents(text: str, file: str) -> Iterator[Document | Problem]:
     """`read_documents` through PyYAML's composer and constructor: lines everywhere, slowly."""
+    try:
+        deep: Any = too_deep(yaml.parse(text, Loader=_Base))
+    except yaml.YAMLError:
+        deep = None  # the loader below reports it where PyYAML does
+    if deep is not None:  # the composer and constructor recurse
+        yield Problem(
+            f"invalid YAML: exceeded max depth of {MAX_DEPTH}", file=file, line=deep.start_mark.line + 1
+        )
+        return
     loader = _Loader(text)
     try:
         while loader.check_node():
@@ -345,6 +357,7 @@ def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) ->
     start: Any = None  # the start event of `cur`
     root: Any = None
     key_line = 0
+    aliased = False
     try:
         while True:
             ev = get()
@@ -414,6 +427,7 @@ def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) ->
                 line_ev = start
                 cur, is_map, key, track, start = stack.pop()
             elif cls is AliasEvent:
+                aliased = True
                 if ev.anchor not in anchors:
                     raise yaml.composer.ComposerError(None, None, "found undefined alias", ev.start_mark)
                 if ev.anchor in open_anchors:
@@ -447,14 +461,29 @@ def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) ->
                 root = value
     except _Unusual:
         _drain(get, events, first_marks)
+        deep: Any = too_deep(events)
+        if deep is not None:  # PyYAML's composer and constructor recurse
+            raise yaml.MarkedYAMLError(
+                problem=f"exceeded max depth of {MAX_DEPTH}", problem_mark=deep.start_mark
+            ) from None
         replay = _Replay(events)
         node: Any = replay.compose_document()
         data = replay.construct_document(node)
-        return Document(data, file, node.start_mark.line + 1) if data is not None else None
+        if data is None:
+            return None
+        _check_aliasing(data, any(e.__class__ is AliasEvent for e in events), events)
+        return Document(data, file, node.start_mark.line + 1)
     if root is None:
         return None
+    _check_aliasing(root, aliased, events)
     first: Any = events[1]
     return Document(root, file, first.start_mark.line + 1)
+
+
+def _check_aliasing(data: Any, aliased: bool, events: list[Event]) -> None:
+    if aliased and excessive_aliasing(data):
+        mark: Any = events[0].start_mark
+        raise yaml.MarkedYAMLError(problem="document contains excessive aliasing", problem_mark=mark)
 
 
 _NO_KEY: Any = object()

@@ -95,7 +95,7 @@ class DraContext:
         view = self.problem.views.get(node)
         if view is None:
             return Found(NodeAnswer(Status.UNSATISFIABLE, message="cannot allocate all claims"))
-        signature = self._signature(unit, pending) if not released else None
+        signature = self.signature(unit, pending) if not released else None
         key = (signature, node, self._versions.get(node, 0)) if signature is not None else None
         if key is not None:
             cached = self._cache.get(key)
@@ -112,7 +112,7 @@ class DraContext:
             self._cache[key] = _with_claims(answer, {c.id: i for i, c in enumerate(pending)})
         return Found(answer)
 
-    def _signature(self, unit: Unit, pending: Sequence[Claim]) -> Any:
+    def signature(self, unit: Unit, pending: Sequence[Claim]) -> Any:
         """What the search depends on besides the node: the pending claims' content (the selector outcomes
         by their shared column), or None when claims cannot be compared that way."""
         ids = tuple(c.id for c in pending)

@@ -29,6 +29,7 @@ from .build import build
 from .facts import NodeFacts, gather
 from .model import NodeModel
 from .objective import optimize
+from .scale import AmountsTooLarge
 from .solve import WORKERS, Outcome, Runner
 
 log = logging.getLogger("kubefit")
@@ -89,7 +90,10 @@ def search_node(
         greedy = greedy_search(problem, unit, view, claims, in_use, budget_for_hint, deadline)
     if greedy is not None and greedy.status == Status.ERROR:
         return greedy  # the scheduler's error, met in its own search order
-    nm = build(facts)
+    try:
+        nm = build(facts)
+    except AmountsTooLarge as e:
+        return _too_large(problem, unit, view, claims, in_use, budget, deadline, greedy, str(e))
     runner = Runner(nm, deadline, options.workers)
     if greedy is not None and greedy.status == Status.ALLOCATED:
         runner.hint_picks(_picks(facts, greedy))
@@ -111,6 +115,34 @@ def search_node(
             note=note,
         )
     return answer
+
+
+def _too_large(
+    problem: Problem,
+    unit: Unit,
+    view: NodeView,
+    claims: Sequence[Claim],
+    in_use: InUse,
+    budget: Budget,
+    deadline: float | None,
+    greedy: NodeAnswer | None,
+    why: str,
+) -> NodeAnswer:
+    """The node's amounts do not fit CP-SAT's integers: first-fit's own search decides, with its whole
+    budget (its answer is exact; only beyond its budget is the answer unknown)."""
+    if greedy is None or greedy.status == Status.UNKNOWN:
+        greedy = greedy_search(problem, unit, view, claims, in_use, Budget(budget.steps), deadline)
+    note = f"node {view.node}: {why} do not fit CP-SAT's 64-bit integers; greedy's first-fit search decided"
+    return NodeAnswer(
+        greedy.status,
+        greedy.allocations,
+        greedy.taken,
+        greedy.message,
+        greedy.steps,
+        greedy.per_node,
+        decided_by="greedy" if greedy.status != Status.UNKNOWN else "",
+        note=note,
+    )
 
 
 def _answer(facts: NodeFacts, nm: NodeModel, runner: Runner, outcome: Outcome) -> NodeAnswer:

@@ -1,7 +1,9 @@
 """Why the kubelet refuses a pod: the admission errors and the reason each reports.
 
 A typed error keeps its type as the reason; anything else becomes UnexpectedAdmissionError with
-the kubelet's wrapping message (`cm/admission`).
+the kubelet's wrapping message (`cm/admission`). The message starts with the kubelet's own text, as
+the pod's status and event carry it, so it can be searched for; kubefit's detail, when it has one,
+follows in parentheses.
 """
 
 from __future__ import annotations
@@ -10,9 +12,14 @@ from __future__ import annotations
 class AdmissionError(Exception):
     reason = "UnexpectedAdmissionError"
 
+    def __init__(self, kubelet_message: str, detail: str = "") -> None:
+        super().__init__(kubelet_message)
+        self.kubelet_message = kubelet_message
+        self.detail = detail
+
     @property
     def message(self) -> str:
-        return str(self)
+        return f"{self.kubelet_message} ({self.detail})" if self.detail else self.kubelet_message
 
 
 class SMTAlignmentError(AdmissionError):
@@ -37,11 +44,14 @@ class TopologyAffinityError(AdmissionError):
 
 
 class EmptyPodSharedPoolError(AdmissionError):
+    """Pod-level resources whose pod shared pool would be empty (the kubelet's validatePodScopeResources,
+    of the CPU manager, then of the memory manager)."""
+
     reason = "EmptyPodSharedPoolError"
 
 
 class UnexpectedAdmissionError(AdmissionError):
     reason = "UnexpectedAdmissionError"
 
-    def __init__(self, cause: str) -> None:
-        super().__init__(f"Allocate failed due to {cause}, which is unexpected")
+    def __init__(self, cause: str, detail: str = "") -> None:
+        super().__init__(f"Allocate failed due to {cause}, which is unexpected", detail)

@@ -9,11 +9,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
+# The kubelet's masks are 64 bits (BitMask.Add refuses any other bit): no machine it serves has a NUMA
+# node outside 0..63, so a device attribute naming one is on none of the machine's nodes.
+MASK_BITS = 64
+
 
 def mask_of(nodes: Iterable[int]) -> int:
     out = 0
     for n in nodes:
-        out |= 1 << n
+        if 0 <= n < MASK_BITS:
+            out |= 1 << n
     return out
 
 

@@ -4,8 +4,10 @@ cpsat/objective.py, which optimizes them; the greedy kubelet only approximates t
 
 Measured: merged hint width; distribute-cpus-across-numa: containers not split evenly; NUMA nodes per
 container (CPUs, and memory blocks), then for the pod; the balance of free CPUs across NUMA nodes
-(distribute); sockets per container, then for the pod; uncore caches per container; partially used
-cores left on the machine (distribute-cpus-across-cores: siblings shared inside a container).
+(distribute); sockets per container, then for the pod; uncore caches per container; cores per
+container (whole free cores first; with full-pcpus-only right after the hint width), then partially
+used cores left on the machine (distribute-cpus-across-cores: siblings shared inside a container
+instead of both).
 """
 
 from __future__ import annotations
@@ -86,12 +88,16 @@ def criteria(
     free = _available(topo, after, reserved)
     distribute = policy.option("distribute-cpus-across-numa")
     spread = policy.option("distribute-cpus-across-cores")
+    cores = [] if spread else [sum(len(topo.levels_of(s, "core")) for s in sets)]
+    first = policy.option("full-pcpus-only")
     out = [widths]
     if distribute:
         out.append(_unbalanced(topo, policy, sets))
+    out += cores if first else []
     out += [numa + memory_width, pod_numa]
     if distribute:
         out.append(sum(len(free & topo.cpus_in("numa", (n,))) ** 2 for n in topo.ids("numa")))
     out += [sockets, pod_sockets, uncore]
+    out += [] if first else cores
     out.append(_shared_siblings(topo, sets) if spread else _partial_cores(topo, free))
     return tuple(out)

@@ -48,7 +48,8 @@ def admission_doc(node: str, a: PodAdmission) -> dict[str, Any]:
         ],
     }
     if a.proof:
-        doc["proof"] = a.proof
+        # Plain text: the engine's proof is an enum, which the YAML writer does not know.
+        doc["proof"] = str(a.proof)
     return doc
 
 

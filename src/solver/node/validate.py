@@ -2,7 +2,9 @@
 
 It replays the admitted pods in order on its own accounting of the node and reports every rule an
 answer breaks: exclusive CPUs of the requested size, never reserved nor held twice at once (init
-containers' CPUs may be reused, sidecars' not), whole cores under full-pcpus-only, the NUMA alignment
+containers' CPUs may be reused, sidecars' not), under full-pcpus-only a request of whole cores' worth
+that the free CPUs outside the reserved CPUs' cores cover (what the kubelet checks: its allocation may
+still end on part of a core), the NUMA alignment
 the topology manager policy demands (a preferred hint: narrowest by capacity; single-numa-node: one
 node), memory blocks on the container's hint that fit the free memory and the NUMA grouping rules,
 and the shared pool left behind. It does not judge *which* valid answer was chosen.
@@ -59,6 +61,7 @@ class Checker:
             self.held = set()
         self.memory = self._memory()
         self.problems: list[str] = []
+        self.taken: set[int] = set()  # what the pod being checked took so far
 
     def _memory(self) -> _Memory:
         mem = _Memory()
@@ -106,6 +109,7 @@ class Checker:
             self._bubble(a, free)
         running: list[tuple[str, frozenset[int]]] = []  # sidecars, then app containers
         taken: set[int] = set()
+        self.taken = taken
         for c in pod.containers:
             got = by_name.get(c.name)
             n = _exclusive_count(self.problem, pod, c)
@@ -155,14 +159,15 @@ class Checker:
         for name, other in live:
             if cpus & other:
                 self.fail(pod, f"containers {name} and {c.name} share CPUs {format_cpuset(cpus & other)}")
-        if self.problem.policy.option("full-pcpus-only") and self.topo.cpus_per_core > 1:
-            split = [
-                core
-                for core in self.topo.levels_of(cpus, "core")
-                if not self.topo.cpus_in("core", (core,)) <= cpus
-            ]
-            if split:
-                self.fail(pod, f"container {c.name} holds part of cores {sorted(split)} (full-pcpus-only)")
+        per_core = self.topo.cpus_per_core
+        if self.problem.policy.option("full-pcpus-only") and per_core > 1:
+            physical = free - self.topo.siblings(self.reserved) - self.taken
+            if n % per_core or n > len(physical):
+                self.fail(
+                    pod,
+                    f"container {c.name}: {n} CPUs are not whole cores out of the {len(physical)} free "
+                    "physical CPUs (full-pcpus-only)",
+                )
         hint = next((x.numa_affinity for x in a.containers if x.name == c.name), None)
         request = n
         if self.problem.policy.topology_scope == "pod":

@@ -230,7 +230,7 @@ class Checker:
 
     def check_regex_literal(self, node: ast.Call) -> None:
         """A constant pattern is compiled now, as the Kubernetes environment validates regex literals."""
-        from .library.standard_strings import RegexSyntaxError, compile_re2
+        from .library.re2 import RegexSyntaxError, compile_re2
 
         operands = ([node.target] if node.target is not None else []) + list(node.args)
         pattern = operands[_REGEX_FUNCTIONS[node.function]] if len(operands) > 1 else None

@@ -1,9 +1,11 @@
 """Evaluating checked CEL: the syntax tree is compiled once into Python closures.
 
 Semantics follow cel-go: `&&`, `||` and `?:` absorb an error when the other
-operand decides the result; `all` / `exists` do the same across elements; every
-evaluation step is charged against a cost limit (the Kubernetes runtime limit for
-DRA selectors), so a runaway expression stops with an error instead of hanging.
+operand decides the result; `all` / `exists` do the same across elements (see
+`comprehensions`). Every step is charged as cel-go's cost tracker charges it: one
+unit per identifier, selection, index and plain call, the library's cost model for
+the others, ten per list literal and thirty per map literal, nothing for literals,
+`&&`, `||` and `?:`; past the limit (see `budget`) the evaluation is cancelled.
 """
 
 from __future__ import annotations
@@ -12,30 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import CelRuntimeError
-from . import ast
+from . import ast, budget
 from . import types as t
+from .budget import Activation, CostLimitExceeded, Env, Program
+from .comprehensions import LIST_CREATE, MAP_CREATE, compile_comprehension
 from .registry import Overload, value_matches
-from .values import Optional, equal, go_type_name, map_get, type_name
-
-Env = dict[str, Any]
-Program = Callable[["Activation", Env], Any]
-
-COST_LIMIT_MESSAGE = "operation cancelled: actual cost limit exceeded"
-
-
-class Activation:
-    """Per-evaluation state: the cost spent so far and its limit."""
-
-    __slots__ = ("cost", "limit")
-
-    def __init__(self, limit: int) -> None:
-        self.cost = 0
-        self.limit = limit
-
-    def charge(self, amount: int) -> None:
-        self.cost += amount
-        if self.cost > self.limit:
-            raise CelRuntimeError(COST_LIMIT_MESSAGE)
+from .values import Optional, equal, map_get, type_name
 
 
 class DefaultMap(dict[Any, Any]):
@@ -108,12 +92,6 @@ def _dispatch(name: str, overloads: list[Overload], args: list[Any]) -> Overload
             return ov
     shown = ", ".join(type_name(a) for a in args)
     raise CelRuntimeError(f"no such overload: {name}({shown})")
-
-
-def _iterable(value: Any) -> Any:
-    if isinstance(value, (list, dict)):
-        return value
-    raise CelRuntimeError(f"got '{go_type_name(value)}', expected iterable type")
 
 
 class Compiler:
@@ -201,7 +179,7 @@ class Compiler:
         optional = node.optional_indices
 
         def list_lit(act: Activation, env: Env) -> Any:
-            act.charge(1)
+            act.charge(LIST_CREATE)
             out = []
             for i, element in enumerate(elements):
                 value = element(act, env)
@@ -222,7 +200,7 @@ class Compiler:
         entries = [(self.compile(e.key), self.compile(e.value), e.optional) for e in node.entries]
 
         def map_lit(act: Activation, env: Env) -> Any:
-            act.charge(1)
+            act.charge(MAP_CREATE)
             out: dict[Any, Any] = {}
             for key_fn, value_fn, optional in entries:
                 key = key_fn(act, env)
@@ -249,6 +227,8 @@ class Compiler:
         var = node.var
 
         def bind(act: Activation, env: Env) -> Any:
+            # cel.bind expands to a fold over an empty list literal.
+            act.charge(LIST_CREATE)
             return body(act, {**env, var: init(act, env)})
 
         return bind
@@ -296,7 +276,6 @@ class Compiler:
         op = "||" if decisive else "&&"
 
         def run(act: Activation, env: Env) -> Any:
-            act.charge(1)
             error: CelRuntimeError | None = None
             try:
                 a = left(act, env)
@@ -304,9 +283,9 @@ class Compiler:
                     raise CelRuntimeError(f"no such overload: _{op}_({type_name(a)}, ...)")
                 if a is decisive:
                     return decisive
+            except CostLimitExceeded:
+                raise
             except CelRuntimeError as e:
-                if e.args and e.args[0] == COST_LIMIT_MESSAGE:
-                    raise
                 error = e
             b = right(act, env)
             if not isinstance(b, bool):
@@ -323,7 +302,6 @@ class Compiler:
         cond, then, other = (self.compile(a) for a in node.args)
 
         def run(act: Activation, env: Env) -> Any:
-            act.charge(1)
             c = cond(act, env)
             if not isinstance(c, bool):
                 raise CelRuntimeError(f"no such overload: _?_:_({type_name(c)}, ...)")
@@ -355,131 +333,8 @@ class Compiler:
     # --- comprehensions ---------------------------------------------------------------------------
 
     def c_Comprehension(self, node: ast.Comprehension) -> Program:
-        rng = self.compile(node.range)
-        body = self.compile(node.body)
         predicate = self.compile(node.predicate) if node.predicate is not None else None
-        var, var2, kind = node.var, node.var2, node.kind
-
-        if kind in (ast.OPT_MAP, ast.OPT_FLAT_MAP):
-
-            def opt_map(act: Activation, env: Env) -> Any:
-                value = rng(act, env)
-                if not isinstance(value, Optional):
-                    raise CelRuntimeError(f"no such overload: {kind}({type_name(value)})")
-                if not value.has:
-                    return Optional.NONE
-                result = body(act, {**env, var: value.value})
-                if kind == ast.OPT_MAP:
-                    return Optional(result)
-                if not isinstance(result, Optional):
-                    raise CelRuntimeError(f"optFlatMap body must return an optional, not {type_name(result)}")
-                return result
-
-            return opt_map
-
-        def bindings(container: Any) -> Any:
-            if isinstance(container, list):
-                if var2 is None:
-                    return ((v, None) for v in container)
-                return ((i, v) for i, v in enumerate(container))
-            if var2 is None:
-                return ((k, None) for k in container)
-            return ((k, container[k]) for k in container)
-
-        def scope(env: Env, a: Any, b: Any) -> Env:
-            inner = {**env, var: a}
-            if var2 is not None:
-                inner[var2] = b
-            return inner
-
-        if kind in (ast.ALL, ast.EXISTS):
-            decisive = kind == ast.EXISTS
-
-            def quantifier(act: Activation, env: Env) -> Any:
-                container = _iterable(rng(act, env))
-                error: CelRuntimeError | None = None
-                for a, b in bindings(container):
-                    act.charge(2)
-                    try:
-                        value = body(act, scope(env, a, b))
-                    except CelRuntimeError as e:
-                        if e.args and e.args[0] == COST_LIMIT_MESSAGE:
-                            raise
-                        error = error or e
-                        continue
-                    if not isinstance(value, bool):
-                        error = error or CelRuntimeError(
-                            f"no such overload: {kind} body of type {type_name(value)}"
-                        )
-                        continue
-                    if value is decisive:
-                        return decisive
-                if error is not None:
-                    raise error
-                return not decisive
-
-            return quantifier
-
-        if kind == ast.EXISTS_ONE:
-
-            def exists_one(act: Activation, env: Env) -> Any:
-                container = _iterable(rng(act, env))
-                count = 0
-                for a, b in bindings(container):
-                    act.charge(2)
-                    value = body(act, scope(env, a, b))
-                    if not isinstance(value, bool):
-                        raise CelRuntimeError(f"no such overload: exists_one body of type {type_name(value)}")
-                    count += value
-                return count == 1
-
-            return exists_one
-
-        if kind == ast.FILTER:
-
-            def filter_(act: Activation, env: Env) -> Any:
-                container = _iterable(rng(act, env))
-                out = []
-                for a, b in bindings(container):
-                    act.charge(2)
-                    keep = body(act, scope(env, a, b))
-                    if not isinstance(keep, bool):
-                        raise CelRuntimeError(f"no such overload: filter predicate of type {type_name(keep)}")
-                    if keep:
-                        out.append(a)
-                return out
-
-            return filter_
-
-        def transform(act: Activation, env: Env) -> Any:
-            container = _iterable(rng(act, env))
-            as_map = kind in (ast.TRANSFORM_MAP, ast.TRANSFORM_MAP_ENTRY)
-            out_list: list[Any] = []
-            out_map: dict[Any, Any] = {}
-            for a, b in bindings(container):
-                act.charge(2)
-                inner = scope(env, a, b)
-                if predicate is not None:
-                    keep = predicate(act, inner)
-                    if not isinstance(keep, bool):
-                        raise CelRuntimeError(f"no such overload: {kind} predicate of type {type_name(keep)}")
-                    if not keep:
-                        continue
-                value = body(act, inner)
-                if kind == ast.TRANSFORM_MAP:
-                    out_map[a] = value
-                elif kind == ast.TRANSFORM_MAP_ENTRY:
-                    if not isinstance(value, dict):
-                        raise CelRuntimeError(f"transformMapEntry body must be a map, not {type_name(value)}")
-                    for k, v in value.items():
-                        if map_get(out_map, k)[0]:
-                            raise CelRuntimeError(f"insert failed: key {_key_text(k)} already exists")
-                        out_map[k] = v
-                else:
-                    out_list.append(value)
-            return out_map if as_map else out_list
-
-        return transform
+        return compile_comprehension(node, self.compile(node.range), self.compile(node.body), predicate)
 
 
 def compile_program(node: ast.Node) -> Program:
@@ -487,8 +342,8 @@ def compile_program(node: ast.Node) -> Program:
 
 
 def evaluate(program: Program, variables: Env, limit: int) -> Any:
-    """Run a program; raises CelRuntimeError (including when `limit` cost units are exceeded)."""
-    return program(Activation(limit), variables)
+    """Run a program; raises CelRuntimeError (`CostLimitExceeded` past `limit` cost units)."""
+    return budget.run(program, variables, Activation(limit))
 
 
 __all__ = ["Activation", "DefaultMap", "compile_program", "equal", "evaluate"]

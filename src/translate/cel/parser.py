@@ -397,17 +397,16 @@ class _Builder:
 
 
 def _pos(where: Any) -> tuple[int, int]:
-    if isinstance(where, lark.Token):
-        return where.line or 1, where.column or 1
-    meta = getattr(where, "meta", None)
-    if meta is not None and not getattr(meta, "empty", True):
-        return meta.line, meta.column
-    if isinstance(where, lark.Tree):
-        for child in where.children:
-            line, column = _pos(child)
-            if line:
-                return line, column
-    return 1, 1
+    # Down the first children (a loop: a long chain of operators nests thousands deep).
+    while True:
+        if isinstance(where, lark.Token):
+            return where.line or 1, where.column or 1
+        meta = getattr(where, "meta", None)
+        if meta is not None and not getattr(meta, "empty", True) and meta.line is not None:
+            return meta.line, meta.column
+        if not isinstance(where, lark.Tree) or not where.children:
+            return 1, 1
+        where = where.children[0]
 
 
 def _int_text(text: str) -> int:

@@ -139,19 +139,3 @@ def value_matches(param: t.CelType, value: Any) -> bool:
     if name == "google.protobuf.Duration":
         return isinstance(value, _dt.timedelta)
     return isinstance(value, CelObject) and value.cel_type.name == name
-
-
-def string_cost(args: Sequence[Any]) -> int:
-    """cel-go charges string operations about one unit per ten characters."""
-    total = 0
-    for a in args:
-        if isinstance(a, (str, bytes)):
-            total += len(a)
-        elif isinstance(a, list):
-            total += sum(len(x) for x in a if isinstance(x, str))
-    return 1 + total // 10
-
-
-def list_cost(args: Sequence[Any]) -> int:
-    """One unit per element of the list arguments."""
-    return 1 + sum(len(a) for a in args if isinstance(a, (list, dict)))

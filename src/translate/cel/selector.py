@@ -18,12 +18,13 @@ from typing import Any, NamedTuple
 from ...errors import CelCompileError, CelRuntimeError
 from . import ast
 from . import types as t
+from .budget import Program
 from .checker import check
 from .cost import estimate_cost
 from .environment import NEW, STORED, Features, dra_env
 
 __all__ = ["NEW", "STORED", "Features"]
-from .evaluator import DefaultMap, Program, compile_program, evaluate
+from .evaluator import DefaultMap, compile_program, evaluate
 from .parser import parse
 from .reads import Path, device_reads
 

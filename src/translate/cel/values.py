@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from ...errors import CelRuntimeError
 from . import types as t
+from .budget import spend
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -148,7 +149,13 @@ def is_numeric(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def equal(a: Any, b: Any) -> bool:
+# Pairs of containers already compared within one `equal` call, by identity. Values are built bottom-up
+# and never change, so nested lists that share elements (`[x, x]` built on `[x, x]` ...) compare in time
+# proportional to the distinct pairs, not to the exponentially many paths through them.
+_Seen = dict[tuple[int, int], bool]
+
+
+def equal(a: Any, b: Any, seen: _Seen | None = None) -> bool:
     """CEL `==` with heterogeneous equality."""
     if is_numeric(a) and is_numeric(b):
         if isinstance(a, float) or isinstance(b, float):
@@ -161,23 +168,33 @@ def equal(a: Any, b: Any) -> bool:
     if isinstance(a, CelObject) and hasattr(a, "cel_equals"):
         # Library types compare as their Go implementations do (asymmetries included).
         return bool(a.cel_equals(b))
-    if isinstance(a, list):
-        return (
-            isinstance(b, list) and len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b, strict=True))
-        )
-    if isinstance(a, dict):
-        if not isinstance(b, dict) or len(a) != len(b):
+    if isinstance(a, (list, dict)):
+        same_kind = isinstance(b, list) if isinstance(a, list) else isinstance(b, dict)
+        if not same_kind or len(a) != len(b):
             return False
-        for key, value in a.items():
-            found, other = map_get(b, key)
-            if not found or not equal(value, other):
-                return False
-        return True
+        if seen is None:
+            # cel-go's cost counts the outer walk; what lies below it is work (see `budget`).
+            return _containers_equal(a, b, {})
+        key = (id(a), id(b))
+        if key not in seen:
+            spend(len(a))
+            seen[key] = _containers_equal(a, b, seen)
+        return seen[key]
     if type(a) is not type(b) and not (isinstance(a, str) and isinstance(b, str)):
         if isinstance(a, _dt.datetime) and isinstance(b, _dt.datetime):
             return a == b
         return False
     return bool(a == b)
+
+
+def _containers_equal(a: Any, b: Any, seen: _Seen) -> bool:
+    if isinstance(a, list):
+        return all(equal(x, y, seen) for x, y in zip(a, b, strict=True))
+    for key, value in a.items():
+        found, other = map_get(b, key)
+        if not found or not equal(value, other, seen):
+            return False
+    return True
 
 
 def map_get(container: dict[Any, Any], key: Any) -> tuple[bool, Any]:

@@ -8,11 +8,13 @@ from dataclasses import dataclass, field
 from ...errors import InputError, Problem
 from ...features import ALL_ON, FeatureGates
 from ...solver import problem as facts
-from ...solver.problem import FEATURES, Claim, Gang, Node, NodeView, Unit
+from ...solver.problem import FEATURES, Claim, Gang, InUse, Node, NodeView, Unit
 from ..objects import ObjectSet
+from ..quantity import QuantityError
 from ..sched.cluster import cluster_facts
 from ..sched.config import configuration
 from ..validation.run import cel_features
+from .amounts import located
 from .claims import build_claim
 from .devices import DeviceTable, build_devices, node_selector_terms
 from .in_use import held_devices, in_use
@@ -96,6 +98,14 @@ def _allocated(source: ClaimSource) -> bool:
     return status is not None and status.allocation is not None
 
 
+def _in_use(objects: ObjectSet, consumable_capacity: bool) -> InUse:
+    claims = objects.of_kind("ResourceClaim")
+    try:
+        return in_use([o.model for o in claims], consumable_capacity)
+    except QuantityError as e:
+        raise located(claims, e) from e
+
+
 def build(
     objects: ObjectSet,
     gates: FeatureGates = ALL_ON,
@@ -171,7 +181,10 @@ def build(
                 sources.append(source)
                 # Messages name a claim as the scheduler does: without a namespace when it has none.
                 shown = source.obj.written_namespace if source.obj is not None else source.namespace
-                claim = build_claim(len(claims), shown, source.name, source.spec, class_objs)
+                try:
+                    claim = build_claim(len(claims), shown, source.name, source.spec, class_objs)
+                except QuantityError as e:
+                    raise located([source.obj] if source.obj is not None else [], e) from e
                 if _allocated(source):
                     allocation = source.obj.model.status.allocation  # type: ignore[union-attr]
                     claim = Claim(
@@ -215,7 +228,6 @@ def build(
         cache,
     )
     derived = derived_values(pending, selectable, table.devices, table.inputs, cel_features(gates))
-    allocated_models = [o.model for o in objects.of_kind("ResourceClaim")]
     cluster = cluster_facts(
         objects,
         gates,
@@ -233,7 +245,7 @@ def build(
         views=views,
         claims=tuple(claims),
         units=tuple(units),
-        in_use=in_use(allocated_models, "ConsumableCapacity" in features),
+        in_use=_in_use(objects, "ConsumableCapacity" in features),
         selectable=selectable,
         derived=derived,
         features=features,

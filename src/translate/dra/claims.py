@@ -6,7 +6,7 @@ from collections.abc import Collection
 from typing import Any
 
 from ...solver.problem import Claim, Constraint, DerivedAttribute, Request, Slot, Toleration
-from .devices import quantity
+from .amounts import quantity
 
 
 def toleration(t: Any) -> Toleration:

@@ -26,18 +26,9 @@ from ...solver.problem import (
 )
 from ..cel.selector import AttributeValue, DeviceInput
 from ..objects import KubeObject, ObjectSet
-from ..quantity import Quantity
+from ..quantity import QuantityError
+from .amounts import located, quantity
 from .node_allocatable import device_node_allocatable
-
-
-@lru_cache(maxsize=4096)
-def _quantity(text: str) -> Fraction:
-    return Quantity.parse(text).as_fraction()
-
-
-def quantity(text: Any) -> Fraction:
-    # Slices repeat the same few capacity and counter values thousands of times.
-    return _quantity(str(text))
 
 
 @dataclass(frozen=True)
@@ -191,72 +182,82 @@ def build_devices(
         near = _pools_near(slices, node)
         slices = [o for o in slices if (o.model.spec.driver, o.model.spec.pool.name) in near]  # type: ignore[attr-defined]
     for obj in sorted(slices, key=lambda o: o.name):
-        spec = obj.model.spec  # type: ignore[attr-defined]
-        per_device = bool(spec.per_device_node_selection)
-        skip = tuple(spec.skip_node_operations or ())
-        ids: list[int] = []
-        grouped = False
-        for index, device in enumerate(spec.devices or ()):
-            taints = [_taint(t) for t in device.taints or ()] if device_taints else []
-            taints += _rule_taints(rules, spec.driver, spec.pool.name, device.name)
-            consumes = tuple(
-                CounterUse(
-                    c.counter_set,
-                    {k: quantity(v.value) for k, v in (c.counters or {}).items()},
-                    tuple(c.compatibility_groups or ()),
-                )
-                for c in device.consumes_counters or ()
-            )
-            grouped = grouped or any(c.groups for c in consumes)
-            cel = DeviceInput.of(spec.driver, device)
-            fact = Device(
-                id=len(table.devices),
-                driver=spec.driver,
-                pool=spec.pool.name,
-                name=device.name,
-                slice=obj.name,
-                generation=int(spec.pool.generation),
-                attributes={k: attr_value(v) for k, v in cel.attributes.items()},
-                capacity={
-                    k: Capacity(quantity(v.value), capacity_policy(v.request_policy))
-                    for k, v in (device.capacity or {}).items()
-                },
-                consumes=consumes,
-                taints=tuple(taints),
-                binding_conditions=tuple(device.binding_conditions or ()),
-                binding_failure_conditions=tuple(device.binding_failure_conditions or ()),
-                binds_to_node=bool(device.binds_to_node),
-                allow_multiple_allocations=bool(device.allow_multiple_allocations),
-                placement=placement_of(device if per_device else spec),
-                per_device_node_selection=per_device,
-                skip_node_operations=skip,
-                node_allocatable=device_node_allocatable(obj, index, device) if node_allocatable else (),
-            )
-            ids.append(fact.id)
-            table.devices.append(fact)
-            table.inputs.append(cel)
-        counters = tuple(
-            (cs.name, {k: quantity(v.value) for k, v in (cs.counters or {}).items()})
-            for cs in spec.shared_counters or ()
-        )
-        table.slices.append(
-            SliceInfo(
-                obj=obj,
-                name=obj.name,
-                driver=spec.driver,
-                pool=spec.pool.name,
-                generation=int(spec.pool.generation),
-                slice_count=int(spec.pool.resource_slice_count),
-                placement=placement_of(spec),
-                per_device_node_selection=spec.per_device_node_selection,
-                has_shared_counters=bool(spec.shared_counters),
-                shared_counters=counters,
-                devices=tuple(ids),
-                has_compatibility_groups=grouped,
-                skip_node_operations=skip,
-            )
-        )
+        try:
+            _add_slice(table, obj, rules, device_taints, node_allocatable)
+        except QuantityError as e:
+            raise located([obj], e) from e
     return table
+
+
+def _add_slice(
+    table: DeviceTable, obj: KubeObject, rules: list[KubeObject], device_taints: bool, node_allocatable: bool
+) -> None:
+    """One slice's devices, and its counter sets, into the table."""
+    spec = obj.model.spec  # type: ignore[attr-defined]
+    per_device = bool(spec.per_device_node_selection)
+    skip = tuple(spec.skip_node_operations or ())
+    ids: list[int] = []
+    grouped = False
+    for index, device in enumerate(spec.devices or ()):
+        taints = [_taint(t) for t in device.taints or ()] if device_taints else []
+        taints += _rule_taints(rules, spec.driver, spec.pool.name, device.name)
+        consumes = tuple(
+            CounterUse(
+                c.counter_set,
+                {k: quantity(v.value) for k, v in (c.counters or {}).items()},
+                tuple(c.compatibility_groups or ()),
+            )
+            for c in device.consumes_counters or ()
+        )
+        grouped = grouped or any(c.groups for c in consumes)
+        cel = DeviceInput.of(spec.driver, device)
+        fact = Device(
+            id=len(table.devices),
+            driver=spec.driver,
+            pool=spec.pool.name,
+            name=device.name,
+            slice=obj.name,
+            generation=int(spec.pool.generation),
+            attributes={k: attr_value(v) for k, v in cel.attributes.items()},
+            capacity={
+                k: Capacity(quantity(v.value), capacity_policy(v.request_policy))
+                for k, v in (device.capacity or {}).items()
+            },
+            consumes=consumes,
+            taints=tuple(taints),
+            binding_conditions=tuple(device.binding_conditions or ()),
+            binding_failure_conditions=tuple(device.binding_failure_conditions or ()),
+            binds_to_node=bool(device.binds_to_node),
+            allow_multiple_allocations=bool(device.allow_multiple_allocations),
+            placement=placement_of(device if per_device else spec),
+            per_device_node_selection=per_device,
+            skip_node_operations=skip,
+            node_allocatable=device_node_allocatable(obj, index, device) if node_allocatable else (),
+        )
+        ids.append(fact.id)
+        table.devices.append(fact)
+        table.inputs.append(cel)
+    counters = tuple(
+        (cs.name, {k: quantity(v.value) for k, v in (cs.counters or {}).items()})
+        for cs in spec.shared_counters or ()
+    )
+    table.slices.append(
+        SliceInfo(
+            obj=obj,
+            name=obj.name,
+            driver=spec.driver,
+            pool=spec.pool.name,
+            generation=int(spec.pool.generation),
+            slice_count=int(spec.pool.resource_slice_count),
+            placement=placement_of(spec),
+            per_device_node_selection=spec.per_device_node_selection,
+            has_shared_counters=bool(spec.shared_counters),
+            shared_counters=counters,
+            devices=tuple(ids),
+            has_compatibility_groups=grouped,
+            skip_node_operations=skip,
+        )
+    )
 
 
 def devices_of(table: DeviceTable, slices: Iterable[SliceInfo]) -> list[int]:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...solver.problem import InUse
-from .devices import quantity
+from .amounts import quantity
 
 
 def qualified(name: str, driver: str) -> str:

@@ -63,7 +63,9 @@ def selectability(
     device_ids = sorted(set(candidates))
     columns: dict[tuple[str, tuple[str, ...]], int] = {}
     for claim in claims:
-        requests = claim_specs[claim.id].devices.requests or []
+        claim_spec = claim_specs[claim.id]
+        wanted = claim_spec.devices if claim_spec is not None else None
+        requests = (wanted.requests if wanted is not None else None) or []
         for r_index, (request, spec) in enumerate(zip(claim.requests, requests, strict=True)):
             bodies = spec.first_available or [spec.exactly]
             for s_index, (slot, body) in enumerate(zip(request.slots, bodies, strict=True)):

@@ -16,7 +16,7 @@ from ..objects import KubeObject, ObjectSet
 from .checkpoint import read_cpu_state, read_memory_state
 from .machine import machine_of
 from .pods import pod_facts
-from .policy import check_reserved_memory, policy_of
+from .policy import check_reserved_cpus, check_reserved_memory, policy_of
 
 TERMINATED = ("Succeeded", "Failed")
 
@@ -32,6 +32,8 @@ def _read(path: str) -> str:
         return Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise InputError(Problem(f"cannot read: {e.strerror or e}", file=path)) from e
+    except UnicodeDecodeError as e:
+        raise InputError(Problem(f"not a kubelet checkpoint (not UTF-8 text: {e.reason})", file=path)) from e
 
 
 def kubelet_configuration(objects: ObjectSet, node: str) -> tuple[KubeObject | None, KubeletConfiguration]:
@@ -77,6 +79,7 @@ def build(
         raise InputError(f"--node {node}: no Node or NodeTopology named {node} in the input")
     machine = machine_of(_topology(objects, node))
     cfg_obj, cfg = kubelet_configuration(objects, node)
+    check_reserved_cpus(cfg_obj, cfg, machine)
     policy = policy_of(cfg, gates)
     check_reserved_memory(cfg_obj, cfg, machine)
     cpu_state = read_cpu_state(_read(files.cpu), files.cpu) if files.cpu else None

@@ -15,11 +15,22 @@ def _fail(path: str, where: str, message: str) -> InputError:
     return InputError(Problem(f"{where}: {message}" if where else message, file=path))
 
 
+def _whole(path: str, where: str, value: Any) -> int:
+    """A JSON integer where machine info has one (Go decodes it into an int or uint64)."""
+    if value is None:
+        return 0
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise _fail(path, where, f"Invalid value: {json.dumps(value)}: must be a non-negative integer")
+    return value
+
+
 def read_cadvisor(path: str) -> tuple[list[RawCPU], list[RawNode]]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
         raise InputError(Problem(f"cannot read: {e.strerror or e}", file=path)) from e
+    except UnicodeDecodeError as e:
+        raise InputError(Problem(f"not cAdvisor machine info (not UTF-8 text: {e.reason})", file=path)) from e
     except json.JSONDecodeError as e:
         raise InputError(
             Problem(f"not cAdvisor machine info (invalid JSON: {e})", file=path, line=e.lineno)
@@ -33,22 +44,36 @@ def read_cadvisor(path: str) -> tuple[list[RawCPU], list[RawNode]]:
         where = f"topology[{i}]"
         if not isinstance(node, dict) or not isinstance(node.get("node_id"), int):
             raise _fail(path, where, "Invalid value: a NUMA node needs node_id")
-        numa = node["node_id"]
-        raw = RawNode(numa, int(node.get("memory") or 0))
-        for page in node.get("hugepages") or ():
-            raw.hugepages[int(page.get("page_size", 0))] = int(page.get("num_pages", 0))
-        raw.distances = [int(d) for d in node.get("distances") or ()]
+        numa = _whole(path, f"{where}.node_id", node["node_id"])
+        raw = RawNode(numa, _whole(path, f"{where}.memory", node.get("memory")))
+        for k, page in enumerate(_list(path, f"{where}.hugepages", node.get("hugepages"))):
+            at = f"{where}.hugepages[{k}]"
+            if not isinstance(page, dict):
+                raise _fail(path, at, "Invalid value: must be an object")
+            size = _whole(path, f"{at}.page_size", page.get("page_size"))
+            raw.hugepages[size] = _whole(path, f"{at}.num_pages", page.get("num_pages"))
+        distances = _list(path, f"{where}.distances", node.get("distances"))
+        raw.distances = [_whole(path, f"{where}.distances[{k}]", d) for k, d in enumerate(distances)]
         nodes.append(raw)
-        for j, core in enumerate(node.get("cores") or ()):
+        for j, core in enumerate(_list(path, f"{where}.cores", node.get("cores"))):
+            at = f"{where}.cores[{j}]"
             threads = core.get("thread_ids") if isinstance(core, dict) else None
             if not isinstance(threads, list) or not threads:
-                raise _fail(path, f"{where}.cores[{j}]", "Invalid value: a core needs thread_ids")
-            uncores = core.get("uncore_caches") or []
+                raise _fail(path, at, "Invalid value: a core needs thread_ids")
+            uncores = _list(path, f"{at}.uncore_caches", core.get("uncore_caches"))
             uncore = _cache_id(uncores[0]) if uncores else None
-            socket = int(core.get("socket_id", 0))
-            for t in threads:
-                cpus.append(RawCPU(int(t), (numa, j), socket, numa, uncore))
+            socket = _whole(path, f"{at}.socket_id", core.get("socket_id"))
+            for k, t in enumerate(threads):
+                cpus.append(RawCPU(_whole(path, f"{at}.thread_ids[{k}]", t), (numa, j), socket, numa, uncore))
     return cpus, nodes
+
+
+def _list(path: str, where: str, value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _fail(path, where, "Invalid value: must be a list")
+    return value
 
 
 def _cache_id(cache: Any) -> int | None:

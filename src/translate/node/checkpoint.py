@@ -15,9 +15,11 @@ from typing import Any
 from ...errors import FieldPath, InputError, Problem
 from ...solver.node.problem import Block, CPUState, MemoryState, MemoryTable, NUMANodeState
 from ..cpuset import format_cpuset, parse_cpuset
+from ..node_topology import MAX_NUMA_NODES
 from .checksum import BlockRow, NodeRow, checksum, cpu_checkpoint_text, memory_checkpoint_text
 
 CPU_FILE, MEMORY_FILE = "cpu_manager_state", "memory_manager_state"
+UINT64_MAX = 2**64 - 1
 
 
 def _problem(file: str, path: FieldPath, message: str) -> InputError:
@@ -67,10 +69,7 @@ def _cpus(text: Any, file: str, path: FieldPath) -> frozenset[int]:
 
 
 def _checksum_of(data: Mapping[str, Any], file: str) -> int:
-    value = data.get("checksum", 0)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise _problem(file, ("checksum",), "Invalid value: must be a non-negative integer")
-    return value
+    return _uint(data.get("checksum", 0), file, ("checksum",))
 
 
 def _verify(file: str, given: int, candidates: list[int]) -> None:
@@ -134,9 +133,24 @@ def write_cpu_state(state: CPUState) -> str:
 
 
 def _uint(value: Any, file: str, path: FieldPath) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise _problem(file, path, "Invalid value: must be a non-negative integer")
+    """A uint64, as the kubelet's checkpoint structs hold sizes and the checksum."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= UINT64_MAX:
+        raise _problem(file, path, "Invalid value: must be an integer from 0 to 2^64-1")
     return value
+
+
+def _numa_ids(value: Any, file: str, path: FieldPath) -> list[int]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(_is_numa(n) for n in value):
+        raise _problem(
+            file, path, f"Invalid value: must be a list of NUMA node ids (0 to {MAX_NUMA_NODES - 1})"
+        )
+    return value
+
+
+def _is_numa(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_NUMA_NODES
 
 
 def _blocks(raw: Any, file: str, path: FieldPath) -> tuple[list[Block], list[BlockRow]]:
@@ -147,9 +161,7 @@ def _blocks(raw: Any, file: str, path: FieldPath) -> tuple[list[Block], list[Blo
     for i, b in enumerate(raw):
         if not isinstance(b, dict):
             raise _problem(file, (*path, i), "Invalid value: must be an object")
-        numa = b.get("numaAffinity") or []
-        if not isinstance(numa, list) or not all(isinstance(n, int) for n in numa):
-            raise _problem(file, (*path, i, "numaAffinity"), "Invalid value: must be a list of NUMA node ids")
+        numa = _numa_ids(b.get("numaAffinity"), file, (*path, i, "numaAffinity"))
         resource = _str(b, "type", file, (*path, i))
         size = _uint(b.get("size", 0), file, (*path, i, "size"))
         blocks.append(Block(resource, size, tuple(numa)))
@@ -164,8 +176,8 @@ def read_memory_state(text: str, file: str = MEMORY_FILE) -> MemoryState:
     rows: dict[int, NodeRow] = {}
     for key, node in _map(data, "machineState", file).items():
         path: FieldPath = ("machineState", key)
-        if not key.isdigit() or not isinstance(node, dict):
-            raise _problem(file, path, "Invalid value: expected NUMA node id -> node state")
+        if not (key.isascii() and key.isdigit() and _is_numa(int(key))) or not isinstance(node, dict):
+            raise _problem(file, path, "Invalid value: expected NUMA node id (0 to 63) -> node state")
         tables, table_rows = [], {}
         for resource, t in _map(node, "memoryMap", file, path).items():
             tpath = (*path, "memoryMap", resource)
@@ -177,9 +189,8 @@ def read_memory_state(text: str, file: str = MEMORY_FILE) -> MemoryState:
             ]
             tables.append((resource, MemoryTable(*values)))
             table_rows[resource] = (values[0], values[1], values[2], values[3], values[4])
-        cells = node.get("cells")
-        if cells is not None and (not isinstance(cells, list) or not all(isinstance(c, int) for c in cells)):
-            raise _problem(file, (*path, "cells"), "Invalid value: must be a list of NUMA node ids")
+        # A missing list is a nil slice to the kubelet, and prints differently in the checksum.
+        cells = None if node.get("cells") is None else _numa_ids(node["cells"], file, (*path, "cells"))
         assignments = _uint(node.get("numberOfAssignments", 0), file, (*path, "numberOfAssignments"))
         machine.append((int(key), NUMANodeState(assignments, tuple(sorted(tables)), tuple(cells or ()))))
         rows[int(key)] = (assignments, table_rows, cells)

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import InputError
 from ...features import FeatureGates
 from ...solver.node.problem import APP, INIT, SIDECAR, ContainerFacts, DeviceGroup, PodFacts
+from ..go_strings import go_quote
 from ..objects import KubeObject, ObjectSet
-from ..quantity import Quantity
+from ..quantity import Quantity, QuantityError
+from ..quantity_fields import quantity_values
 
 QOS_RESOURCES = ("cpu", "memory")
 NUMA_ATTRIBUTE = "resource.kubernetes.io/numaNode"
@@ -84,9 +87,34 @@ def _own_guaranteed(requests: dict[str, Quantity], limits: dict[str, Quantity]) 
     )
 
 
+def check_resources(obj: KubeObject) -> None:
+    """Requests, limits and overhead the API server refuses (a negative amount), or too large to add up
+    (the QoS class and the managers sum them; with an exponent of a billion Go would build a
+    billion-digit number for the first sum, and kubefit refuses to)."""
+    problems = []
+    for path, value in quantity_values(obj.written_info.model, obj.raw):
+        if not (path[-2:-1] in (("requests",), ("limits",)) or path[:2] == ("spec", "overhead")):
+            continue
+        q = _quantity(value)
+        if q is None:
+            continue
+        if q.sign() < 0:
+            problems.append(
+                obj.problem(path, f"Invalid value: {go_quote(str(q))}: must be greater than or equal to 0")
+            )
+            continue
+        try:
+            q.as_fraction()
+        except QuantityError as e:
+            problems.append(obj.problem(path, f"Invalid value: {go_quote(str(q))}: {e}"))
+    if problems:
+        raise InputError(problems)
+
+
 def pod_facts(
     obj: KubeObject, objects: ObjectSet, gates: FeatureGates, pod_level_gate: bool, report: bool
 ) -> PodFacts:
+    check_resources(obj)
     pod: Any = obj.model
     spec = pod.spec
     meta = pod.metadata

@@ -1,15 +1,17 @@
 """KubeletConfiguration (+ feature gates) -> KubeletPolicy, with the start-up checks the kubelet
-makes that need the machine (reservedMemory against the node-allocatable reservation)."""
+makes that need the machine (reserved CPUs online, reservedMemory on existing NUMA nodes and adding up
+to the node-allocatable reservation)."""
 
 from __future__ import annotations
 
 from ...errors import InputError
 from ...features import FeatureGates
 from ...solver.node.problem import KubeletPolicy, Machine
-from ..cpuset import parse_cpuset
+from ..cpuset import format_cpuset, parse_cpuset, parse_ranges, within
 from ..kubelet_config import KubeletConfiguration
 from ..objects import KubeObject
 from ..quantity import Quantity
+from .eviction import parse_threshold, reserved_bytes
 
 # The kubelet's default hard eviction threshold for memory, when evictionHard is not set at all.
 DEFAULT_EVICTION_MEMORY = 100 * 2**20
@@ -58,11 +60,34 @@ def policy_of(cfg: KubeletConfiguration, gates: FeatureGates) -> KubeletPolicy:
     )
 
 
+def _refuse(obj: KubeObject | None, field: str, message: str) -> InputError:
+    if obj is not None:
+        return InputError(obj.problem((field,), f"Invalid value: {message}"))
+    return InputError(f"KubeletConfiguration: {field}: {message}")
+
+
+def check_reserved_cpus(obj: KubeObject | None, cfg: KubeletConfiguration, machine: Machine) -> None:
+    """The kubelet starts only if every reservedSystemCPUs CPU is online (getReservedCPUs)."""
+    text = cfg.reserved_system_cpus
+    online = frozenset(c.id for c in machine.cpus)
+    if text and not within(parse_ranges(text), online):
+        message = f"reserved-cpus: {text} is not a subset of online-cpus: {format_cpuset(online)}"
+        raise _refuse(obj, "reservedSystemCPUs", message)
+
+
 def check_reserved_memory(obj: KubeObject | None, cfg: KubeletConfiguration, machine: Machine) -> None:
-    """The Static memory policy starts only if reservedMemory adds up, per resource, to what node
-    allocatable reserves (kube-reserved + system-reserved + the hard eviction threshold)."""
+    """The Static memory policy starts only if reservedMemory names NUMA nodes the machine has and adds
+    up, per resource, to what node allocatable reserves (kube-reserved + system-reserved + the hard
+    eviction threshold)."""
     if cfg.memory_manager_policy != "Static":
         return
+    for r in cfg.reserved_memory:
+        if r.numa_node not in machine.numa_nodes:
+            message = (
+                f"the reserved memory configuration references a NUMA node {r.numa_node} that does not "
+                "exist on this machine"
+            )
+            raise _refuse(obj, "reservedMemory", message)
     totals: dict[str, int] = {}
     for r in cfg.reserved_memory:
         for name, value in r.limits.items():
@@ -77,9 +102,7 @@ def check_reserved_memory(obj: KubeObject | None, cfg: KubeletConfiguration, mac
                 f'the total amount "{_show(totals.get(name, 0))}" of type "{name}" is not equal to the value '
                 f'"{_show(expected[name])}" determined by Node Allocatable feature'
             )
-            if obj is not None:
-                raise InputError(obj.problem(("reservedMemory",), f"Invalid value: {message}"))
-            raise InputError(f"KubeletConfiguration: reservedMemory: {message}")
+            raise _refuse(obj, "reservedMemory", message)
 
 
 def _show(size: int) -> str:
@@ -89,10 +112,8 @@ def _show(size: int) -> str:
 def _eviction_memory(cfg: KubeletConfiguration, machine: Machine) -> int:
     if not cfg.eviction_hard:
         return DEFAULT_EVICTION_MEMORY
-    text = cfg.eviction_hard.get("memory.available", "").strip()
-    if not text:
+    text = cfg.eviction_hard.get("memory.available")
+    if text is None:
         return 0
-    if text.endswith("%"):
-        total = sum(m.capacity for m in machine.memory)
-        return int(float(text[:-1]) / 100 * total)
-    return Quantity.parse(text).value()
+    total = sum(m.capacity for m in machine.memory)
+    return reserved_bytes(parse_threshold("memory.available", text), total)

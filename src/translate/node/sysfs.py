@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from ...errors import InputError
-from ..cpuset import parse_cpuset
+from ..cpuset import CPUListError, parse_cpuset
 from .sources import RawCPU, RawNode
 
 
@@ -26,6 +26,13 @@ def _int(path: Path) -> int | None:
         return int(text) if text is not None else None
     except ValueError:
         return None
+
+
+def _cpu_list(path: Path, text: str) -> frozenset[int]:
+    try:
+        return parse_cpuset(text)
+    except CPUListError as e:
+        raise InputError(f"{path}: not a CPU list: {e}") from e
 
 
 def _numbered(directory: Path, prefix: str) -> list[tuple[int, Path]]:
@@ -46,7 +53,7 @@ def _l3_id(cpu_dir: Path) -> int | None:
         shared = _text(index / "shared_cpu_list")
         if shared:
             # Older kernels have no cache id: name the cache after the first CPU sharing it.
-            return min(parse_cpuset(shared))
+            return min(_cpu_list(index / "shared_cpu_list", shared), default=None)
     return None
 
 
@@ -57,11 +64,11 @@ def read_sysfs(root: str) -> tuple[list[RawCPU], list[RawNode]]:
         raise InputError(f"--from-sysfs {root}: no {cpu_root} directory")
     online_text = _text(cpu_root / "online")
     cpu_dirs = dict(_numbered(cpu_root, "cpu"))
-    online = parse_cpuset(online_text) if online_text else frozenset(cpu_dirs)
+    online = _cpu_list(cpu_root / "online", online_text) if online_text else frozenset(cpu_dirs)
     numa_of: dict[int, int] = {}
     nodes: list[RawNode] = []
     for numa, node_dir in _numbered(system / "node", "node"):
-        for cpu in parse_cpuset(_text(node_dir / "cpulist") or ""):
+        for cpu in _cpu_list(node_dir / "cpulist", _text(node_dir / "cpulist") or ""):
             numa_of[cpu] = numa
         node = RawNode(numa)
         for line in (_text(node_dir / "meminfo") or "").splitlines():
@@ -73,7 +80,10 @@ def read_sysfs(root: str) -> tuple[list[RawCPU], list[RawNode]]:
             pages = _int(size_dir / "nr_hugepages")
             if size and pages is not None:
                 node.hugepages[int(size.group(1))] = pages
-        node.distances = [int(d) for d in (_text(node_dir / "distance") or "").split()]
+        distances = (_text(node_dir / "distance") or "").split()
+        if not all(d.isdecimal() for d in distances):
+            raise InputError(f"{node_dir / 'distance'}: not a list of distances")
+        node.distances = [int(d) for d in distances]
         nodes.append(node)
     cpus = []
     for cpu in sorted(online):

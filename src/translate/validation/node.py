@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..cpuset import parse_cpuset
+from ..cpuset import MAX_CPUS, CPUListError, bounded, parse_ranges
 from ..kubelet_config import KubeletConfiguration
-from ..node_topology import NodeTopology
+from ..node.eviction import ThresholdError, parse_threshold
+from ..node_topology import MAX_NUMA_NODES, NodeTopology
+from ..quantity import Quantity
 from . import FieldError, ValidationContext
 
 CPU_POLICIES = ("none", "static")
@@ -47,16 +49,54 @@ def _unsupported(field: str, value: str, supported: tuple[str, ...]) -> list[Fie
     return [FieldError((field,), f"Unsupported value: {value!r}: supported values: {listed}")]
 
 
-def _check_quantities(values: dict[str, str], path: tuple[str | int, ...]) -> list[FieldError]:
-    from ..quantity import Quantity
+# What kubeReserved / systemReserved may reserve (the kubelet's parseResourceList).
+RESERVABLE = ("cpu", "memory", "ephemeral-storage", "pid")
+INT32_MAX = 2**31 - 1
+NUMA_MEMORY_LIMIT = Quantity.parse("1Pi")
 
+
+def _check_quantities(
+    values: dict[str, str], path: tuple[str | int, ...], non_negative: bool = False
+) -> list[FieldError]:
     errors = []
     for name, text in values.items():
         try:
-            Quantity.parse(text)
+            q = Quantity.parse(text)
         except ValueError as e:
             errors.append(FieldError((*path, name), f"Invalid value: {text!r}: {e}"))
+            continue
+        if non_negative and q.sign() < 0:
+            errors.append(
+                FieldError(
+                    (*path, name), f"Invalid value: resource quantity for {name!r} cannot be negative: {q}"
+                )
+            )
     return errors
+
+
+def _check_reserved(values: dict[str, str], field: str) -> list[FieldError]:
+    errors = [
+        FieldError((field, name), f'Unsupported value: cannot reserve "{name}" resource')
+        for name in values
+        if name not in RESERVABLE
+    ]
+    return errors + _check_quantities(values, (field,), non_negative=True)
+
+
+def _check_cpu_list(text: str) -> list[FieldError]:
+    """cpuset.Parse as the kubelet's configuration validation runs it, then the ids a machine can have
+    (a list naming CPUs beyond them is refused at start-up as not a subset of the online CPUs)."""
+    path = ("reservedSystemCPUs",)
+    try:
+        ranges = parse_ranges(text)
+    except CPUListError as e:
+        message = f"unable to parse reservedSystemCPUs (--reserved-cpus) {text}, error: {e}"
+        return [FieldError(path, f"Invalid value: invalid configuration: {message}")]
+    try:
+        bounded(ranges, text)
+    except CPUListError as e:
+        return [FieldError(path, f"Invalid value: {e}")]
+    return []
 
 
 def validate_kubelet_configuration(cfg: KubeletConfiguration, ctx: ValidationContext) -> list[FieldError]:
@@ -111,28 +151,67 @@ def validate_kubelet_configuration(cfg: KubeletConfiguration, ctx: ValidationCon
             errors.append(FieldError(path, f'Invalid value: "{value}": must be "true" or "false"'))
     errors += _unsupported("memoryManagerPolicy", cfg.memory_manager_policy, MEMORY_POLICIES)
     if cfg.reserved_system_cpus:
+        errors += _check_cpu_list(cfg.reserved_system_cpus)
+    errors += _check_reserved(cfg.kube_reserved, "kubeReserved")
+    errors += _check_reserved(cfg.system_reserved, "systemReserved")
+    errors += _check_reserved_memory(cfg)
+    for signal, text in cfg.eviction_hard.items():
         try:
-            parse_cpuset(cfg.reserved_system_cpus)
-        except ValueError as e:
-            errors.append(FieldError(("reservedSystemCPUs",), f"Invalid value: {e}"))
-    errors += _check_quantities(cfg.kube_reserved, ("kubeReserved",))
-    errors += _check_quantities(cfg.system_reserved, ("systemReserved",))
-    seen_numa: set[int] = set()
-    for i, reserved in enumerate(cfg.reserved_memory):
-        if reserved.numa_node in seen_numa:
-            errors.append(
-                FieldError(
-                    ("reservedMemory", i, "numaNode"), f"Duplicate value: NUMA node {reserved.numa_node}"
-                )
-            )
-        seen_numa.add(reserved.numa_node)
-        errors += _check_quantities(reserved.limits, ("reservedMemory", i, "limits"))
+            parse_threshold(signal, text)
+        except ThresholdError as e:
+            errors.append(FieldError(("evictionHard", signal), f"Invalid value: {e}"))
     if cfg.memory_manager_policy == "Static" and not cfg.reserved_memory:
         errors.append(
             FieldError(
                 ("reservedMemory",), "Required value: the Static memory manager policy needs reservedMemory"
             )
         )
+    return errors
+
+
+def _check_reserved_memory(cfg: KubeletConfiguration) -> list[FieldError]:
+    """validateReservedMemoryConfiguration: supported limit types, no zero, no NUMA node and type twice."""
+    errors: list[FieldError] = []
+    seen: set[tuple[int, str]] = set()
+    for i, reserved in enumerate(cfg.reserved_memory):
+        numa = reserved.numa_node
+        if not -INT32_MAX - 1 <= numa <= INT32_MAX:
+            errors.append(
+                FieldError(("reservedMemory", i, "numaNode"), f"Invalid value: {numa}: not an int32")
+            )
+            continue
+        path = ("reservedMemory", i, "limits")
+        errors += _check_quantities(reserved.limits, path)
+        for name, text in reserved.limits.items():
+            if name != "memory" and not name.startswith("hugepages-"):
+                errors.append(
+                    FieldError(
+                        (*path, name),
+                        f'Unsupported value: the limit type "{name}" for NUMA node {numa} is not supported, '
+                        "only [memory hugepages-<HugePageSize>] is accepted",
+                    )
+                )
+            try:
+                zero = Quantity.parse(text).is_zero()
+            except ValueError:
+                zero = False
+            if zero:
+                errors.append(
+                    FieldError(
+                        (*path, name),
+                        "Invalid value: reserved memory may not be zero for NUMA node "
+                        f'{numa} and resource "{name}"',
+                    )
+                )
+            if (numa, name) in seen:
+                errors.append(
+                    FieldError(
+                        (*path, name),
+                        "Duplicate value: the reserved memory has a duplicate value for NUMA node "
+                        f'{numa} and resource "{name}"',
+                    )
+                )
+            seen.add((numa, name))
     return errors
 
 
@@ -146,15 +225,17 @@ def validate_node_topology(topo: NodeTopology, ctx: ValidationContext) -> list[F
     numa_sockets: dict[int, set[int]] = defaultdict(set)
     for i, cpu in enumerate(cpus):
         path = ("spec", "cpus", i)
-        for name, value in (
-            ("id", cpu.id),
-            ("core", cpu.core),
-            ("socket", cpu.socket),
-            ("numa", cpu.numa),
-            ("uncoreCache", cpu.uncore_cache),
+        for name, value, limit in (
+            ("id", cpu.id, MAX_CPUS),
+            ("core", cpu.core, MAX_CPUS),
+            ("socket", cpu.socket, MAX_CPUS),
+            ("numa", cpu.numa, MAX_NUMA_NODES),
+            ("uncoreCache", cpu.uncore_cache, MAX_CPUS),
         ):
-            if value < 0:
-                errors.append(FieldError((*path, name), f"Invalid value: {value}: must be non-negative"))
+            if not 0 <= value < limit:
+                errors.append(
+                    FieldError((*path, name), f"Invalid value: {value}: must be between 0 and {limit - 1}")
+                )
         if cpu.id in seen:
             errors.append(
                 FieldError(
@@ -172,6 +253,7 @@ def validate_node_topology(topo: NodeTopology, ctx: ValidationContext) -> list[F
             )
         numa_sockets[cpu.numa].add(cpu.socket)
     numa_nodes = {cpu.numa for cpu in cpus}
+    memory_seen: dict[int, int] = {}
     for i, mem in enumerate(topo.spec.memory):
         if mem.numa not in numa_nodes:
             errors.append(
@@ -179,7 +261,15 @@ def validate_node_topology(topo: NodeTopology, ctx: ValidationContext) -> list[F
                     ("spec", "memory", i, "numa"), f"Invalid value: {mem.numa}: no CPU is on this NUMA node"
                 )
             )
-        errors += _check_quantities(
+        elif mem.numa in memory_seen:
+            errors.append(
+                FieldError(
+                    ("spec", "memory", i, "numa"),
+                    f"Duplicate value: NUMA node {mem.numa} (also at spec.memory[{memory_seen[mem.numa]}])",
+                )
+            )
+        memory_seen.setdefault(mem.numa, i)
+        errors += _check_sizes(
             {
                 "capacity": mem.capacity,
                 "hugepages-2Mi": mem.hugepages_2mi,
@@ -199,4 +289,19 @@ def validate_node_topology(topo: NodeTopology, ctx: ValidationContext) -> list[F
                     f"Invalid value: {len(row)} distances for {len(numa_nodes)} NUMA nodes",
                 )
             )
+    return errors
+
+
+def _check_sizes(values: dict[str, str], path: tuple[str | int, ...]) -> list[FieldError]:
+    """Memory of one NUMA node: a quantity from zero to a bound no machine comes near (so that sums
+    over all nodes stay well inside the 64-bit integers the kubelet and the solver compute with)."""
+    errors = _check_quantities(values, path)
+    for name, text in values.items():
+        try:
+            q = Quantity.parse(text)
+        except ValueError:
+            continue
+        if q.sign() < 0 or q.cmp(NUMA_MEMORY_LIMIT) > 0:
+            message = f"Invalid value: {text!r}: must be between 0 and {NUMA_MEMORY_LIMIT} per NUMA node"
+            errors.append(FieldError((*path, name), message))
     return errors

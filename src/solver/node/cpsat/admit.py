@@ -210,7 +210,6 @@ def build(admitter: Admitter, pv: PodView, guards: Guards | None = None) -> PodM
     pm.cpu_vars()
     cpus.cpu_counts(pm)
     cpus.cpu_lifetimes(pm)
-    cpus.full_physical_cores(pm)
     cpus.free_physical_cpus(pm)
     memory.memory_blocks(pm)
     memory.memory_capacity(pm)

@@ -26,31 +26,15 @@ def cpu_lifetimes(pm: PodModel) -> None:
                 pm.model.add_at_most_one(lits)
 
 
-def full_physical_cores(pm: PodModel) -> None:
-    """full-pcpus-only: a container gets whole physical cores, every thread of each core it uses, so
-    no other workload shares a core with it; a core with a reserved or otherwise held thread is out."""
-    if not pm.admitter.policy.option("full-pcpus-only") or pm.topo.cpus_per_core <= 1:
-        return
-    topo = pm.topo
-    for s in pm.view.exclusive:
-        if s.fixed_cpus is not None:
-            continue
-        row = pm.x[s.index]
-        for core in sorted(topo.levels_of(row, "core")):
-            threads = sorted(topo.cpus_in("core", (core,)))
-            if any(t not in row for t in threads):
-                for t in threads:
-                    if t in row:
-                        pm.guard(pm.model.add(row[t] == 0), ("whole-cores", s.index))
-                continue
-            for t in threads[1:]:
-                pm.guard(pm.model.add(row[t] == row[threads[0]]), ("whole-cores", s.index))
-
-
 def free_physical_cpus(pm: PodModel) -> None:
     """full-pcpus-only: the kubelet refuses a container whose request exceeds the free CPUs outside
     the reserved CPUs' cores at the time it is allocated (SMTAlignmentError); earlier containers of
-    the pod have left the free pool by then."""
+    the pod have left the free pool by then.
+
+    That count is all the option guarantees. The allocation itself is the usual one, which takes
+    whole free cores first but can end on part of a core (a NUMA-aligned share of odd size, a free
+    sibling of a reserved CPU, cores other containers hold in part): whole cores are the `cores`
+    criterion of the objective, not a constraint."""
     admitter = pm.admitter
     cpu = admitter.cpu
     if cpu is None or not cpu.full_pcpus or pm.view.pod_level:

@@ -2,16 +2,18 @@
 NUMA-aligned bubble of CPUs (and memory); containers that are Guaranteed on their own get exclusive
 slices of it, every other container shares what is left (the pod shared pool).
 
-A pod whose shared pool would be empty is refused with EmptyPodSharedPoolError.
+A pod whose shared pool would be empty is refused with EmptyPodSharedPoolError, in the CPU
+manager's words, then the memory manager's.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..admission import EmptyPodSharedPoolError
+from ..admission import EmptyPodSharedPoolError, UnexpectedAdmissionError
 from ..bitmask import Hint
 from ..problem import APP, INIT, SIDECAR, Block, PodFacts
+from .accumulator import NotEnoughCPUs
 
 if TYPE_CHECKING:
     from .admit import Admitter
@@ -35,47 +37,93 @@ def budget(pod: PodFacts) -> int:
     return milli // 1000
 
 
-def shared_pool_problem(admitter: Admitter, pod: PodFacts) -> str | None:
-    """Why the pod shared pool would be empty, or None."""
+def cpu_pool_problem(admitter: Admitter, pod: PodFacts) -> EmptyPodSharedPoolError | None:
+    """The CPU manager's validatePodScopeResources: an exclusive init container larger than what the
+    sidecars leave, a shared init container with nothing left, or shared containers beside exclusive
+    ones that take the whole budget."""
     assert admitter.cpu is not None
     total = budget(pod)
-    sidecars = 0
-    exclusive_long = 0
-    shared_long: list[str] = []
+    exclusive = 0  # of the containers that run for the pod's lifetime (sidecars, then apps)
+    shared: list[str] = []
     for c in pod.containers:
         n = admitter.cpu.guaranteed_cpus(pod, c)
         if c.kind == INIT:
-            left = total - sidecars
-            if n > left:
-                return (
-                    f"init container {c.name} needs {n} exclusive CPUs but only {left} of the pod's {total} "
-                    "are left beside its sidecars"
+            pool = total - exclusive
+            if n > pool:
+                return EmptyPodSharedPoolError(
+                    f"pod rejected, largest exclusive init container requests {n} cpus, but only {pool} "
+                    "available",
+                    f"init container {c.name} needs {n} exclusive CPUs; the pod's sidecars leave {pool} of "
+                    f"its {total}",
                 )
-            if n == 0 and left <= 0:
-                return (
-                    f"init container {c.name} would run on no CPU: the sidecars use all {total} of the "
-                    "pod's CPUs"
+            if n == 0 and exclusive >= total:
+                return EmptyPodSharedPoolError(
+                    "pod rejected, pod has shared init containers but no cpus available for them",
+                    f"init container {c.name} would run on no CPU: the sidecars use all {total} of the pod's",
                 )
-        elif c.kind == SIDECAR:
-            sidecars += n
-            exclusive_long += n
+        elif n == 0:
+            shared.append(c.name)
         else:
-            exclusive_long += n
-        if c.kind != INIT and n == 0:
-            shared_long.append(c.name)
-    if exclusive_long > total:
-        return f"containers need {exclusive_long} exclusive CPUs but the pod has {total}"
-    if shared_long and exclusive_long >= total:
-        return (
-            f"containers {', '.join(shared_long)} would share no CPU: exclusive containers take all {total} "
-            "of the pod's CPUs"
+            exclusive += n
+    if shared and exclusive >= total:
+        return EmptyPodSharedPoolError(
+            "pod rejected, sum of exclusive container cpu requests equals pod budget, leaving no cpus for "
+            "shared containers",
+            f"{', '.join(shared)} would share no CPU: exclusive containers take all {total} of the pod's",
         )
+    return None
+
+
+# Go keeps these amounts in uint64, where a budget smaller than what sidecars take wraps around.
+_UINT64 = 2**64
+
+
+def memory_pool_problem(pod: PodFacts) -> EmptyPodSharedPoolError | None:
+    """The memory manager's validatePodScopeResources, per memory resource (in name order, where Go's
+    map order is random)."""
+    totals = {r: size for r, size in sorted(pod.pod_memory) if size > 0}
+    exclusive: dict[str, int] = {}
+    shared: list[str] = []
+    for c in pod.containers:
+        # A container holds exclusive memory only when it is Guaranteed on its own.
+        requests = dict(c.memory) if c.own_guaranteed else {}
+        if c.kind == INIT:
+            if requests:
+                for r, size in totals.items():
+                    pool = (size - exclusive.get(r, 0)) % _UINT64
+                    wanted = requests.get(r, 0)
+                    if wanted > pool:
+                        return EmptyPodSharedPoolError(
+                            f"pod rejected, largest exclusive init container requests {wanted} of {r}, but "
+                            f"only {pool} available",
+                            f"init container {c.name}",
+                        )
+            else:
+                for r, size in totals.items():
+                    if exclusive.get(r, 0) >= size:
+                        return EmptyPodSharedPoolError(
+                            f"pod rejected, pod has shared init containers but no {r} available for them",
+                            f"init container {c.name}: the sidecars hold all {size} bytes of the pod's {r}",
+                        )
+        elif not requests:
+            shared.append(c.name)
+        else:
+            for r, size in requests.items():
+                exclusive[r] = exclusive.get(r, 0) + size
+    for r, size in totals.items():
+        if shared and exclusive.get(r, 0) >= size:
+            return EmptyPodSharedPoolError(
+                f"pod rejected, sum of exclusive container {r} requests equals pod budget, leaving no memory "
+                "for shared containers",
+                f"{', '.join(shared)} would share no {r}: exclusive containers hold all {size} bytes of the "
+                "pod's",
+            )
     return None
 
 
 def cpu_hints(admitter: Admitter, pod: PodFacts) -> dict[str, list[Hint] | None]:
     assert admitter.cpu is not None
-    if shared_pool_problem(admitter, pod) is not None:
+    if cpu_pool_problem(admitter, pod) is not None:
         return {"cpu": []}
     existing = admitter.cpus.pod_entries.get(pod.uid)
     count = budget(pod)
@@ -89,6 +137,8 @@ def cpu_hints(admitter: Admitter, pod: PodFacts) -> dict[str, list[Hint] | None]
 def memory_hints(admitter: Admitter, pod: PodFacts) -> dict[str, list[Hint] | None] | None:
     if admitter.memory is None or not pod.pod_memory:
         return None
+    if memory_pool_problem(pod) is not None:
+        return {r: [] for r, size in pod.pod_memory if size > 0}
     existing = admitter.mem.pod_entries.get(pod.uid)
     if existing is not None:
         return {b.resource: [Hint(_mask(b.numa), True)] for b in existing}
@@ -105,9 +155,9 @@ def _mask(nodes: tuple[int, ...]) -> int:
 def allocate(admitter: Admitter, pod: PodFacts, hint: Hint) -> None:
     cpu = admitter.cpu
     assert cpu is not None
-    problem = shared_pool_problem(admitter, pod)
+    problem = cpu_pool_problem(admitter, pod)
     if problem is not None:
-        raise EmptyPodSharedPoolError(f"pod {pod.ref}: empty pod shared pool: {problem}")
+        raise problem
     state = admitter.cpus
     count = budget(pod)
     cpu.check_smt(state, count)
@@ -121,16 +171,20 @@ def allocate(admitter: Admitter, pod: PodFacts, hint: Hint) -> None:
     for c in pod.containers:
         n = cpu.guaranteed_cpus(pod, c)
         existing = state.get(pod.uid, c.name)
-        if c.kind == INIT:
-            cpus = existing or (
-                cpu.take(set(bubble) - sidecars, n) if n else frozenset(set(bubble) - sidecars)
-            )
-        elif n:
-            cpus = existing or cpu.take(set(bubble) - sidecars - apps, n)
-            (sidecars if c.kind == SIDECAR else apps).update(cpus)
-        else:
-            shared_users.append(c)
-            continue
+        try:
+            if c.kind == INIT:
+                cpus = existing or (
+                    cpu.take(set(bubble) - sidecars, n) if n else frozenset(set(bubble) - sidecars)
+                )
+            elif n:
+                cpus = existing or cpu.take(set(bubble) - sidecars - apps, n)
+                (sidecars if c.kind == SIDECAR else apps).update(cpus)
+            else:
+                shared_users.append(c)
+                continue
+        except NotEnoughCPUs as e:
+            # Containers asking for more than the bubble holds (the API server refuses such a pod).
+            raise UnexpectedAdmissionError(str(e)) from e
         state.set(pod.uid, c.name, cpus)
     pool = frozenset(set(bubble) - sidecars - apps)
     for c in shared_users:
@@ -142,6 +196,9 @@ def _allocate_memory(admitter: Admitter, pod: PodFacts, hint: Hint) -> None:
     memory = admitter.memory
     if memory is None or not pod.pod_memory:
         return
+    problem = memory_pool_problem(pod)
+    if problem is not None:
+        raise problem
     state = admitter.mem
     if pod.uid not in state.pod_entries:
         requested = dict(pod.pod_memory)

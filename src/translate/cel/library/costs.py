@@ -40,6 +40,18 @@ def size_at(sizes: Sequence[int], i: int) -> int:
 # A constant charge of one unit, which the estimate cannot exceed either.
 UNIT = Costs(lambda args: 1, lambda sizes: 1)
 
+# cel-go's equality and string ordering: a walk over the shorter operand.
+SHORTER_OPERAND = Costs(
+    lambda args: traversal(min(arg_len(args, 0), arg_len(args, 1))),
+    lambda sizes: traversal(min(size_at(sizes, 0), size_at(sizes, 1))),
+)
+
+# cel-go's string and bytes concatenation: copying both operands.
+BOTH_OPERANDS = Costs(
+    lambda args: traversal(arg_len(args, 0) + arg_len(args, 1)),
+    lambda sizes: traversal(size_at(sizes, 0) + size_at(sizes, 1)),
+)
+
 # One pass over the first argument (a string).
 TRAVERSAL = Costs(lambda args: traversal(arg_len(args, 0)), lambda sizes: traversal(size_at(sizes, 0)))
 

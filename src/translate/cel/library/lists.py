@@ -13,6 +13,7 @@ from typing import Any
 
 from ....errors import CelRuntimeError
 from .. import types as t
+from ..budget import spend
 from ..registry import Costs, Library
 from ..values import Uint, equal, int64, ordered, uint64
 from .costs import STRING_TRAVERSAL_COST, size_at
@@ -40,15 +41,24 @@ _MAX_DURATION_NS = 2**63 - 1
 _MISSING = object()
 
 
-def traversal_cost(value: Any) -> int:
-    """Upstream's cost of walking a value: strings by length, containers by elements."""
+def traversal_cost(value: Any, seen: dict[int, int] | None = None) -> int:
+    """Upstream's cost of walking a value: strings by length, containers by elements.
+
+    Nested lists may share elements; each distinct one is walked once (by identity), so
+    the cost of a value whose size doubles at every level is found without walking it all.
+    """
     if isinstance(value, (str, bytes)):
         return int(float(len(value)) * STRING_TRAVERSAL_COST)
-    if isinstance(value, list):
-        return sum(traversal_cost(v) for v in value)
-    if isinstance(value, dict):
-        return sum(traversal_cost(k) + traversal_cost(v) for k, v in value.items())
-    return 1
+    if not isinstance(value, (list, dict)):
+        return 1
+    seen = {} if seen is None else seen
+    if id(value) not in seen:
+        spend(len(value))
+        if isinstance(value, list):
+            seen[id(value)] = sum(traversal_cost(v, seen) for v in value)
+        else:
+            seen[id(value)] = sum(traversal_cost(k, seen) + traversal_cost(v, seen) for k, v in value.items())
+    return seen[id(value)]
 
 
 # Every function here walks its receiver once.

@@ -3,7 +3,9 @@
 Integer arithmetic is int64 with overflow errors, division truncates toward zero
 and `%` takes the dividend's sign (Go semantics, as cel-go computes them).
 Comparisons across int, uint and double are declared because the Kubernetes
-environment enables CrossTypeNumericComparisons.
+environment enables CrossTypeNumericComparisons. Costs are cel-go's defaults: one
+unit, except where a call walks strings or lists (equality and string ordering
+walk the shorter operand, string concatenation both, `in` the list).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ....errors import CelRuntimeError
 from .. import types as t
-from ..registry import Library, list_cost, string_cost
+from ..budget import spend
+from ..registry import Library
 from ..values import (
     INT64_MAX,
     INT64_MIN,
@@ -30,6 +33,7 @@ from ..values import (
     type_of,
     uint64,
 )
+from .costs import BOTH_OPERANDS, SHORTER_OPERAND, TRAVERSAL, arg_len
 
 library = Library("standard")
 fn = library.function
@@ -54,11 +58,19 @@ def _go_mod(a: int, b: int) -> int:
 fn("_+_", params=(t.INT, t.INT), result=t.INT, id="add_int64")(lambda a, b: int64(a + b))
 fn("_+_", params=(t.UINT, t.UINT), result=t.UINT, id="add_uint64")(lambda a, b: uint64(a + b))
 fn("_+_", params=(t.DOUBLE, t.DOUBLE), result=t.DOUBLE, id="add_double")(lambda a, b: a + b)
-fn("_+_", params=(t.STRING, t.STRING), result=t.STRING, id="add_string", cost=string_cost)(lambda a, b: a + b)
-fn("_+_", params=(t.BYTES, t.BYTES), result=t.BYTES, id="add_bytes", cost=string_cost)(lambda a, b: a + b)
-fn("_+_", params=(t.list_of(t.A), t.list_of(t.A)), result=t.list_of(t.A), id="add_list", cost=list_cost)(
-    lambda a, b: [*a, *b]
+fn("_+_", params=(t.STRING, t.STRING), result=t.STRING, id="add_string", costs=BOTH_OPERANDS)(
+    lambda a, b: a + b
 )
+fn("_+_", params=(t.BYTES, t.BYTES), result=t.BYTES, id="add_bytes", costs=BOTH_OPERANDS)(lambda a, b: a + b)
+
+
+@fn("_+_", params=(t.list_of(t.A), t.list_of(t.A)), result=t.list_of(t.A), id="add_list")
+def _add_list(a: list[Any], b: list[Any]) -> list[Any]:
+    # cel-go charges one unit and chains the two lists; a Python list is a copy.
+    spend(len(a) + len(b))
+    return [*a, *b]
+
+
 fn("_-_", params=(t.INT, t.INT), result=t.INT, id="subtract_int64")(lambda a, b: int64(a - b))
 fn("_-_", params=(t.UINT, t.UINT), result=t.UINT, id="subtract_uint64")(lambda a, b: uint64(a - b))
 fn("_-_", params=(t.DOUBLE, t.DOUBLE), result=t.DOUBLE, id="subtract_double")(lambda a, b: a - b)
@@ -130,13 +142,16 @@ fn("-_", params=(t.DURATION,), result=t.DURATION, id="negate_duration")(lambda d
 
 # --- comparison -------------------------------------------------------------------------------------
 
-fn("_==_", params=(t.A, t.A), result=t.BOOL, id="equals")(equal)
-fn("_!=_", params=(t.A, t.A), result=t.BOOL, id="not_equals")(lambda a, b: not equal(a, b))
+fn("_==_", params=(t.A, t.A), result=t.BOOL, id="equals", costs=SHORTER_OPERAND)(equal)
+fn("_!=_", params=(t.A, t.A), result=t.BOOL, id="not_equals", costs=SHORTER_OPERAND)(
+    lambda a, b: not equal(a, b)
+)
 
 _ORDERED = (t.INT, t.UINT, t.DOUBLE, t.STRING, t.BYTES, t.BOOL, t.TIMESTAMP, t.DURATION)
 for _op, _name in (("_<_", "less"), ("_<=_", "less_equals"), ("_>_", "greater"), ("_>=_", "greater_equals")):
     for _a in _ORDERED:
-        fn(_op, params=(_a, _a), result=t.BOOL, id=f"{_name}_{_a.name}")(
+        _walk = SHORTER_OPERAND if _a in (t.STRING, t.BYTES) else None
+        fn(_op, params=(_a, _a), result=t.BOOL, id=f"{_name}_{_a.name}", costs=_walk)(
             lambda a, b, _op=_op: ordered(a, b, _op)
         )
     for _a in t.NUMERIC:
@@ -147,7 +162,7 @@ for _op, _name in (("_<_", "less"), ("_<=_", "less_equals"), ("_>_", "greater"),
                 )
 
 
-@fn("@in", params=(t.A, t.list_of(t.A)), result=t.BOOL, id="in_list", cost=list_cost)
+@fn("@in", params=(t.A, t.list_of(t.A)), result=t.BOOL, id="in_list", cost=lambda args: arg_len(args, 1))
 def _in_list(value: Any, container: list[Any]) -> bool:
     return any(equal(value, item) for item in container)
 
@@ -223,9 +238,14 @@ fn("uint", params=(t.DOUBLE,), result=t.UINT)(_uint_from_double)
 fn("uint", params=(t.STRING,), result=t.UINT)(lambda v: Uint(_integer_from_string(v, "uint", 0, UINT64_MAX)))
 
 
+# Fixed patterns over user text: ASCII digits only, as Go's parsers read them, and no two ways to match
+# the same digits, so Python's backtracking stays linear.
+_DOUBLE = re.compile(r"[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[Ii]nf(?:inity)?|NaN)", re.ASCII)
+
+
 def _double_from_string(value: str) -> float:
     text = value.strip()
-    if not re.fullmatch(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[Ii]nf(?:inity)?|NaN)", text):
+    if not _DOUBLE.fullmatch(text):
         raise CelRuntimeError(f'cannot convert "{value}" to double: invalid syntax')
     return float(text)
 
@@ -236,10 +256,10 @@ fn("double", params=(t.UINT,), result=t.DOUBLE)(float)
 fn("double", params=(t.STRING,), result=t.DOUBLE)(_double_from_string)
 
 for _src in (t.STRING, t.INT, t.UINT, t.DOUBLE, t.BOOL, t.BYTES, t.TIMESTAMP, t.DURATION):
-    fn("string", params=(_src,), result=t.STRING, cost=string_cost)(to_string)
+    fn("string", params=(_src,), result=t.STRING, costs=TRAVERSAL if _src == t.BYTES else None)(to_string)
 
 fn("bytes", params=(t.BYTES,), result=t.BYTES)(lambda v: v)
-fn("bytes", params=(t.STRING,), result=t.BYTES, cost=string_cost)(lambda v: v.encode("utf-8"))
+fn("bytes", params=(t.STRING,), result=t.BYTES, costs=TRAVERSAL)(lambda v: v.encode("utf-8"))
 
 _TRUE = {"1", "t", "true", "TRUE", "True"}
 _FALSE = {"0", "f", "false", "FALSE", "False"}
@@ -270,7 +290,7 @@ _DURATION_UNITS = {
     "μs": 1e-6,
     "ns": 1e-9,
 }
-_DURATION_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(h|ms|us|µs|μs|ns|m|s)")
+_DURATION_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(h|ms|us|µs|μs|ns|m|s)", re.ASCII)
 
 
 def parse_duration(text: str) -> dt.timedelta:
@@ -296,7 +316,7 @@ def parse_duration(text: str) -> dt.timedelta:
 
 
 _RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})"
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})", re.ASCII
 )
 
 
@@ -331,7 +351,7 @@ fn("timestamp", params=(t.INT,), result=t.TIMESTAMP)(
 def _in_zone(ts: dt.datetime, zone: str | None) -> dt.datetime:
     if zone is None:
         return ts.astimezone(dt.UTC)
-    m = re.fullmatch(r"([+-])?(\d{1,2}):(\d{2})", zone)
+    m = re.fullmatch(r"([+-])?(\d{1,2}):(\d{2})", zone, re.ASCII)
     if m:
         sign = -1 if m.group(1) == "-" else 1
         return ts.astimezone(dt.timezone(sign * dt.timedelta(hours=int(m.group(2)), minutes=int(m.group(3)))))

@@ -1,6 +1,6 @@
 """Standard CEL string functions: size, contains, startsWith, endsWith, matches.
 
-`matches` takes an RE2 pattern, translated for Python's `re` by `re2`.
+`matches` takes an RE2 pattern, compiled and run by RE2 (see `re2`).
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from .. import types as t
 from ..registry import Costs, Library
 from .costs import REGEX, TRAVERSAL, UNIT, arg_len, size_at, traversal
 
-# Re-exported for the checker, the format library and the tests.
+# Re-exported for the format library and the tests.
 from .costs import regex_cost as regex_cost
 from .re2 import RegexSyntaxError as RegexSyntaxError
 from .re2 import compile_re2 as compile_re2
-from .re2 import translate_re2 as translate_re2
 
 library = Library("standard_strings")
 
@@ -41,7 +40,7 @@ for _name, _id, _test, _costs in (
 
 def _matches(s: str, pattern: str) -> bool:
     # cel-go returns Go's parse error text unchanged.
-    return compile_re2(pattern).search(s) is not None
+    return compile_re2(pattern).search(s)
 
 
 library.function("matches", params=(t.STRING, t.STRING), result=t.BOOL, id="matches", costs=REGEX)(_matches)

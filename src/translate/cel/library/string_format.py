@@ -15,6 +15,7 @@ from typing import Any
 from ....errors import CelRuntimeError
 from ...go_strings import go_quote
 from .. import types as t
+from ..budget import spend
 from ..values import to_string, type_of
 
 
@@ -91,7 +92,8 @@ def _bytes_text(value: bytes) -> str:
 def _format_string(value: Any) -> str:
     """The `%s` rendering of a value."""
     if isinstance(value, list):
-        return "[" + ", ".join(_format_member(v) for v in value) + "]"
+        spend(len(value))
+        return "[" + _joined([_format_member(v) for v in value]) + "]"
     if isinstance(value, dict):
         return _format_map(value)
     if value is None:
@@ -128,7 +130,15 @@ def _format_member(value: Any) -> str:
     raise _FormatError(f"no formatting function for {cel_type_name(value)}")
 
 
+def _joined(parts: list[str]) -> str:
+    """`, `-separated parts. Elements shared across nested lists repeat in the text, so its length
+    can grow far beyond what cel-go's cost counted: it is counted as work before it is built."""
+    spend(sum(len(p) + 2 for p in parts))
+    return ", ".join(parts)
+
+
 def _format_map(value: dict[Any, Any]) -> str:
+    spend(len(value))
     pairs = []
     for key, item in value.items():
         if isinstance(key, bool):
@@ -141,7 +151,7 @@ def _format_map(value: dict[Any, Any]) -> str:
             raise _FormatError(f"no formatting function for map key of type {cel_type_name(key)}")
         pairs.append((key_text, _format_member(item)))
     pairs.sort(key=lambda p: p[0])
-    return "{" + ", ".join(f"{k}:{v}" for k, v in pairs) + "}"
+    return "{" + _joined([f"{k}:{v}" for k, v in pairs]) + "}"
 
 
 def _decimal(value: Any) -> str:
@@ -296,6 +306,8 @@ def format_string(fmt: str, args: list[Any]) -> str:
             raise CelRuntimeError(f"error during formatting: {e}") from e
         i += 1 + read
         arg_index += 1
+    # cel-go charges the format string only; the arguments it repeats can be long.
+    spend(sum(len(part) for part in out))
     return "".join(out)
 
 

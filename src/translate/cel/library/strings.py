@@ -16,6 +16,7 @@ from ....errors import CelRuntimeError
 from ...go_strings import GO_ESCAPES, GO_SPACE
 from ...go_strings import go_quote as go_quote
 from .. import types as t
+from ..budget import spend
 from ..registry import Costs, Declaration, Library
 from ..values import to_string
 from .costs import DOUBLE_TRAVERSAL, STRING_TRAVERSAL_COST, TRAVERSAL, UNIT, arg_len, size_at, traversal
@@ -117,6 +118,11 @@ def upper_ascii(s: str) -> str:
 )
 def replace(s: str, old: str, new: str, n: int = -1) -> str:
     # Go's strings.Replace: a negative count replaces everything, zero nothing.
+    count = s.count(old) if old else len(s) + 1
+    if n >= 0:
+        count = min(count, n)
+    # Charged by its input, a replacement can still build a result thousands of times longer.
+    spend(len(s) + count * max(len(new) - len(old), 0))
     return s.replace(old, new, n if n >= 0 else -1)
 
 
@@ -181,6 +187,7 @@ _QUOTE_ESCAPES = {**GO_ESCAPES, "\\": "\\\\", '"': '\\"'}
 
 @library.function("strings.quote", params=(t.STRING,), result=t.STRING, id="strings_quote", costs=TRAVERSAL)
 def quote(s: str) -> str:
+    spend(len(s))
     out = ['"']
     for ch in s:
         if 0xD800 <= ord(ch) <= 0xDFFF:

@@ -1,0 +1,263 @@
+"""`kubefit plan` and `kubefit compare`: the verbs around the planner (loading, capacity planning's
+copies, output documents and tables)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ....errors import InputError
+from ....output import emit, table
+from ...solution import Status
+from .capacity import MAX_COPIES, copies, copy_name, read_template, template_name
+from .planner import PlanOptions, PlanResult, plan
+from .summary import summarize
+
+# (paths) -> Built: load, validate and build the Problem, as the other verbs do.
+Builder = Callable[[list[str]], Any]
+
+
+def check(args: argparse.Namespace) -> None:
+    """Flags the parser cannot check alone."""
+    if args.workers < 1:
+        raise InputError(f"--workers {args.workers}: at least 1")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise InputError(f"--time-limit {args.time_limit:g}: a positive number of seconds")
+    template = getattr(args, "node_template", None)
+    for flag, value in (("--max-new-nodes", "max_new_nodes"), ("--min-priority", "min_priority")):
+        if getattr(args, value, None) is not None and not template:
+            raise InputError(f"{flag} plans capacity: it needs --node-template")
+    if getattr(args, "max_new_nodes", None) is not None and args.max_new_nodes < 0:
+        raise InputError(f"--max-new-nodes {args.max_new_nodes}: at least 0")
+
+
+def options(args: argparse.Namespace, engine: str, **more: Any) -> PlanOptions:
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    return PlanOptions(engine, args.objective, args.time_limit, args.workers, progress, **more)
+
+
+def run_plan(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], str, bool]:
+    """(document, table, everything placed)."""
+    check(args)
+    if args.node_template:
+        built, result, capacity = _capacity(args, build)
+    else:
+        built = build(list(args.filename))
+        result = plan(built.problem, options(args, args.engine), built)
+        capacity = None
+    return (
+        document(built, result, capacity),
+        text(built, result, capacity),
+        _all_placed(result, args.min_priority, built),
+    )
+
+
+def _all_placed(result: PlanResult, min_priority: int | None, built: Any) -> bool:
+    from .summary import priority_of
+
+    return all(
+        o.status == Status.ALLOCATED
+        for o in result.solution.units
+        if min_priority is None or priority_of(built.problem, o.unit) >= min_priority
+    )
+
+
+def _with_copies(args: argparse.Namespace, build: Builder, docs: list[dict[str, Any]], count: int) -> Any:
+    if count == 0:
+        return build(list(args.filename))
+    with tempfile.TemporaryDirectory(prefix="kubefit-template-") as tmp:
+        path = os.path.join(tmp, f"{os.path.basename(args.node_template)}.copies.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"apiVersion": "v1", "kind": "List", "items": copies(docs, count)}, f, default=str)
+        return build([*args.filename, path])
+
+
+def _capacity(args: argparse.Namespace, build: Builder) -> tuple[Any, PlanResult, dict[str, Any]]:
+    docs = read_template(args.node_template)
+    name = template_name(docs)
+    cap = args.max_new_nodes
+    required: int | None = None
+    enough = True
+    if cap is None:
+        count, enough = _enough(args, build, docs)
+        if enough:
+            required = args.min_priority if args.min_priority is not None else -(1 << 62)
+    else:
+        count = cap
+    built = _with_copies(args, build, docs, count)
+    names = tuple(copy_name(name, i) for i in range(1, count + 1))
+    more = {"optional_nodes": names, "require_priority": required}
+    result = plan(built.problem, options(args, "cpsat", **more), built)
+    new_nodes = [s for s in result.stages if s.name == "new nodes"]
+    stage = new_nodes[0] if new_nodes else None
+    info: dict[str, Any] = {
+        "template": name,
+        "newNodes": len(result.opened),
+        "nodes": list(result.opened),
+        "proof": stage.status if stage is not None and enough else ("optimal" if count == 0 else "unknown"),
+    }
+    if stage is not None and enough:
+        info["atLeast"] = stage.bound
+    if cap is not None:
+        info["maxNewNodes"] = cap
+    if not enough:
+        info["note"] = (
+            f"the time ran out before kube-scheduler's placement fitted every pod on {count} copies: "
+            "the plan places what those copies hold, nothing is proven about more"
+        )
+    return built, result, info
+
+
+def _enough(args: argparse.Namespace, build: Builder, docs: list[dict[str, Any]]) -> tuple[int, bool]:
+    """A number of copies with which kube-scheduler's own placement fits every pod required (doubling),
+    and whether it was found within the time limit. Pods that do not fit a fresh copy alone are bad
+    input: no number of copies helps them."""
+    deadline = time.monotonic() + args.time_limit if args.time_limit is not None else None
+    count = 0
+    while True:
+        built = _with_copies(args, build, docs, count)
+        if count == 1:
+            _check_hosts(args, built, copy_name(template_name(docs), 1))
+        greedy = plan(built.problem, options(args, "greedy"))
+        # A placement that preempts running pods does not count: the plan evicts nobody.
+        if not greedy.solution.evictions and _all_placed(greedy, args.min_priority, built):
+            return count, True
+        if count >= MAX_COPIES or (deadline is not None and time.monotonic() > deadline):
+            return count, False
+        count = max(1, count * 2)
+
+
+def _check_hosts(args: argparse.Namespace, built: Any, node: str) -> None:
+    """Every required pod fits on one fresh copy of the template by itself (the scheduler's filters and
+    DRA there), or the template cannot host it."""
+    from .replay import fits_alone
+    from .summary import priority_of
+
+    problem = built.problem
+    refused = []
+    for unit in problem.units:
+        if args.min_priority is not None and priority_of(problem, unit.id) < args.min_priority:
+            continue
+        why = fits_alone(problem, unit, node)
+        if why:
+            refused.append(f"{unit.name} ({why})")
+    if refused:
+        raise InputError(
+            f"{args.node_template}: the template cannot host {', '.join(refused[:3])}"
+            + (f" and {len(refused) - 3} more" if len(refused) > 3 else "")
+            + ": no number of copies places them"
+        )
+
+
+def document(built: Any, result: PlanResult, capacity: dict[str, Any] | None) -> dict[str, Any]:
+    from ...render import render_list
+
+    problem = built.problem
+    summary = summarize(problem, result.solution, result.placements)
+    status: dict[str, Any] = {
+        "engine": result.engine,
+        "status": result.status,
+        "seconds": round(result.seconds, 3),
+    }
+    if result.bound is not None:
+        status["bound"] = result.bound
+    status.update(summary.as_dict())
+    if result.note:
+        status["note"] = result.note
+    if capacity is not None:
+        status["capacity"] = capacity
+    plan_doc = {"apiVersion": "kubefit.io/v1alpha1", "kind": "Plan", "status": status}
+    doc = render_list(built, result.solution, result.messages)
+    for item in doc["items"]:
+        if item.get("kind") == "Pod":
+            annotations = item.setdefault("metadata", {}).setdefault("annotations", {})
+            annotations["kubefit.io/plan-status"] = result.status
+            if result.bound is not None:
+                annotations["kubefit.io/plan-bound"] = str(result.bound)
+    doc["items"] = [plan_doc, *doc["items"]]
+    return doc
+
+
+def text(built: Any, result: PlanResult, capacity: dict[str, Any] | None) -> str:
+    problem = built.problem
+    s = summarize(problem, result.solution, result.placements)
+    bound = f", bound {result.bound}" if result.bound is not None else ""
+    lines = [
+        f"engine {result.engine}: {result.status}{bound}, {result.seconds:.1f}s",
+        f"placed {s.placed}, pending {s.pending}; nodes touched {s.nodes_touched}, devices touched "
+        f"{s.devices_touched}, partially used GPUs/counter sets {s.partially_used}",
+    ]
+    if len(s.by_priority) > 1:
+        lines.append(
+            "by priority: "
+            + ", ".join(
+                f"{p}: {a} placed, {b} pending" for p, (a, b) in sorted(s.by_priority.items(), reverse=True)
+            )
+        )
+    if capacity is not None:
+        proof = {"optimal": "proven minimal", "feasible": f"at least {capacity.get('atLeast')} needed"}
+        lines.append(
+            f"new nodes from template {capacity['template']}: {capacity['newNodes']} "
+            f"({proof.get(capacity['proof'], capacity['proof'])})"
+        )
+    if result.note:
+        lines.append(f"note: {result.note}")
+    rows = []
+    for o in result.solution.units:
+        unit = problem.units[o.unit]
+        devices = ", ".join(problem.devices[r.device].name for a in o.allocations for r in a.results)
+        rows.append([unit.pod or unit.name, o.node or "-", devices or ("-" if o.node else o.message)])
+    return "\n".join(lines) + "\n\n" + table(["POD", "NODE", "DEVICES / WHY PENDING"], rows)
+
+
+def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], str, str]:
+    """(Comparison document, table, html; the page only with -o html)."""
+    check(args)
+    from .compare import comparison, picture
+    from .html import render_html
+
+    built = build(list(args.filename))
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    unknown = [e for e in engines if e not in ("greedy", "cpsat")]
+    if unknown or len(engines) != 2 or engines[0] == engines[1]:
+        raise InputError(f"--engines {args.engines}: two of greedy, cpsat")
+    results: list[PlanResult] = []
+    for engine in engines:
+        # The planner starts from kube-scheduler's placement when it has it.
+        baseline = next((r.solution for r in results if r.engine == "greedy"), None)
+        results.append(plan(built.problem, options(args, engine), built, baseline))
+    doc = comparison(built.problem, results)
+    rows = []
+    keys = [
+        "placed",
+        "pending",
+        "status",
+        "seconds",
+        "bound",
+        "nodesTouched",
+        "devicesTouched",
+        "partiallyUsedDevices",
+    ]
+    for key in keys:
+        rows.append([key, *(str(doc["engines"][e].get(key, "-")) for e in engines)])
+    out = table(["", *engines], rows)
+    for engine, entries in doc["onlyPlacedBy"].items():
+        if entries:
+            out += f"\nonly {engine} places:\n"
+            out += table(
+                ["POD", "NODE", "WHY NOT THE OTHER"],
+                [[e["pod"], e["node"], *e["reasons"].values()] for e in entries],
+            )
+    html = ""
+    if args.output == "html":
+        html = render_html(picture(built.problem, results, f"kubefit compare: {' vs '.join(engines)}", doc))
+    return doc, out, html
+
+
+__all__ = ["emit", "run_compare", "run_plan"]

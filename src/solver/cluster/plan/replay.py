@@ -1,0 +1,101 @@
+"""A plan replayed on the scheduler's own state: every planned pod bound to its node and its claims'
+devices taken, as the cluster would look once the plan is applied.
+
+On that state the scheduler's filters (the same plugin code) check each planned pod where it is (without
+itself), and say in upstream's words why each pod left pending fits nowhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from ...problem import Problem, Unit
+from ...solution import Status
+from ...units import NodeAnswer
+from .. import names
+from ..framework import CycleState
+from ..plugins.dynamic_resources import AllocatorError
+from ..runtime import FrameworkError
+from ..scheduler import Run
+from .decode import Placement
+from .static import setup
+
+
+def replay(problem: Problem, placements: Mapping[int, Placement]) -> Run:
+    run = setup(problem)
+    for unit in problem.units:
+        placed = placements.get(unit.id)
+        if placed is None:
+            continue
+        pod = replace(run.pods[unit.id], node_name=placed.node, nominated_node="")
+        run.snapshot.by_name[placed.node].add_pod(pod)
+        run.pods[unit.id] = pod
+        run.dra.commit(NodeAnswer(Status.ALLOCATED, placed.allocations, placed.taken))
+    return run
+
+
+def violations(run: Run, placements: Mapping[int, Placement]) -> dict[int, str]:
+    """Planned pods some scheduler filter (DRA aside: the Solution validator checks it) rejects where the
+    plan put them, given everything else the plan placed."""
+    out: dict[int, str] = {}
+    for unit in run.problem.units:
+        placed = placements.get(unit.id)
+        if placed is None:
+            continue
+        pod = run.pods[unit.id]
+        fw = run.frameworks.get(run.cluster.scheduler_name or pod.scheduler_name)
+        node = run.snapshot.by_name[placed.node]
+        if fw is None:
+            out[unit.id] = f"pod {pod.key}: no scheduler profile"
+            continue
+        node.remove_pod(pod)
+        try:
+            state = CycleState()
+            fw.run_pre_filter(state, pod, run.snapshot.nodes)
+            state.skip_filter.add(names.DYNAMIC_RESOURCES)
+            status = fw.run_filters(state, pod, node)
+        finally:
+            node.add_pod(pod)
+        if status is not None:
+            out[unit.id] = f"pod {pod.key} on node {placed.node}: {status.plugin}: {status.message}"
+    return out
+
+
+def why_pending(run: Run, unit: Unit) -> str:
+    """The scheduler's FitError for the pod on the planned state, or where it would still fit."""
+    pod = run.pods[unit.id]
+    cycle = run.cycles.get(run.cluster.scheduler_name or pod.scheduler_name)
+    if cycle is None:
+        return "no scheduler profile for the pod"
+    try:
+        result = cycle.run(pod, run.candidates(unit), {}, post_filter=False)
+    except AllocatorError as e:
+        return e.answer.message  # the scheduler stops with this error for the pod, as `allocate` says
+    except FrameworkError as e:
+        return e.status.message
+    if not result.node:
+        return result.message
+    if result.answer is not None:
+        taken = result.answer.taken
+        refs = [t.device.ref for t in taken]
+        run.dra.release([t.device.id for t in taken], refs, [a.claim for a in result.answer.allocations])
+    return f"would still fit on node {result.node} once the plan is applied"
+
+
+def fits_alone(problem: Problem, unit: Unit, node: str) -> str:
+    """ "" when the pod fits on the node with the cluster as the input leaves it, else why not (the
+    scheduler's FitError for that node)."""
+    run = setup(problem)
+    pod = run.pods[unit.id]
+    cycle = run.cycles.get(run.cluster.scheduler_name or pod.scheduler_name)
+    info = run.snapshot.get(node)
+    if cycle is None or info is None:
+        return "no scheduler profile for the pod" if cycle is None else f"no node {node}"
+    try:
+        result = cycle.run(pod, [info], {}, post_filter=False)
+    except AllocatorError as e:
+        return e.answer.message
+    except FrameworkError as e:
+        return e.status.message
+    return "" if result.node else result.message
