@@ -104,6 +104,13 @@ def round_up(requested: Fraction, policy: CapacityPolicy, fractional: bool) -> F
         return policy.min
     if policy.step is None:
         return requested
+    if policy.step <= 0:
+        # API validation refuses such a policy; answering for stored objects anyway, no request can be
+        # rounded up to it (Go's division would panic).
+        raise CapacityError(
+            f"capacity request cannot be represented in the device's range arithmetic: step {policy.step} "
+            "is not positive"
+        )
     if _use_milli(policy, fractional):
         req = _milli(requested)
         if req is None:
