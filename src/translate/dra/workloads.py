@@ -71,8 +71,8 @@ def expand(objects: ObjectSet) -> list[KubeObject]:
             out.append(obj)
         elif obj.kind in WORKLOAD_KINDS and not _owned_pods_exist(objects, obj):
             template = obj.model.spec.template  # type: ignore[attr-defined]
-            if template is None:
-                continue
+            if template is None or template.spec is None:
+                continue  # no pod can be made of it (the API server refuses such a workload)
             for name in _replicas(obj):
                 out.append(_pod(obj, name, template, pod_info))
     return out
@@ -109,7 +109,10 @@ def _pod(workload: KubeObject, name: str, template: Any, pod_info: Any) -> KubeO
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": meta,
-        "spec": template.spec.model_dump(by_alias=True, exclude_none=True, mode="json"),
+        # A template without spec (API-invalid, answered with a warning) makes a pod without spec.
+        "spec": template.spec.model_dump(by_alias=True, exclude_none=True, mode="json")
+        if template.spec
+        else {},
     }
     model = pod_info.model.model_validate(doc)
     # Problems about the pod point at the workload that defines it.

@@ -257,9 +257,19 @@ def finish(
     checked_units = tuple(
         UnitOutcome(o.unit, Status.UNSATISFIABLE) if o.unit in unclaimed else o for o in solution.units
     )
-    invalid = [str(v) for v in validate(problem, Solution("plan", checked_units))]
+    invalid = validate(problem, Solution("plan", checked_units))
     if invalid:
-        raise PlanError("the plan breaks the allocator's rules: " + "; ".join(invalid[:5]))
+        # A safety net like the filters' above: never print a plan the validator refuses. Such pods wait
+        # (with their gangs), and the plan is checked again.
+        broken_units = {v.unit for v in invalid}
+        for v in invalid:
+            notes.append(f"left pending after the validator's check: {v}")
+        gangs = {gang_of[u] for u in broken_units if u in gang_of}
+        kept = {u: p for u, p in placements.items() if u not in broken_units and gang_of.get(u) not in gangs}
+        if len(kept) == len(placements):
+            raise PlanError("the plan breaks the allocator's rules: " + "; ".join(map(str, invalid[:5])))
+        solution, more = finish(problem, kept, reaches, groups, reasons, unclaimed)
+        return solution, [*notes, *more]
     return solution, notes
 
 
