@@ -3,15 +3,14 @@ size (no timings are asserted, only that the numbers come from correct answers).
 
 from __future__ import annotations
 
-import importlib
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from benchmark_modules import BENCHMARKS, benchmark_module
 
 from kubefit.cli import main as kubefit
 from kubefit.solver import engines
@@ -20,17 +19,10 @@ from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import build
 from kubefit.translate.validation.run import validate_objects
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
 
 @pytest.fixture(scope="module")
-def gen() -> Iterator[ModuleType]:
-    # The scripts import each other as top-level modules (they run as `python benchmarks/x.py`).
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        yield importlib.import_module("cluster")
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+def gen() -> ModuleType:
+    return benchmark_module("cluster")
 
 
 @pytest.fixture(scope="module")

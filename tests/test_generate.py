@@ -10,13 +10,13 @@ import re
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from benchmark_modules import BENCHMARKS, benchmark_module
 
 from kubefit.cli import main as kubefit
 from kubefit.solver import engines
@@ -25,20 +25,14 @@ from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import build
 from kubefit.translate.validation.run import validate_objects
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 SCRIPT = BENCHMARKS / "generate.py"
 Doc = dict[str, Any]
 PCIE_ROOT = "resource.kubernetes.io/pcieRoot"
 
 
 @pytest.fixture(scope="module")
-def gen() -> Iterator[ModuleType]:
-    # The scripts import each other as top-level modules (they run as `python benchmarks/x.py`).
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        yield importlib.import_module("generate")
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+def gen() -> ModuleType:
+    return benchmark_module("generate")
 
 
 def of_kind(docs: list[Doc], kind: str) -> list[Doc]:

@@ -8,16 +8,13 @@ MIG inventories come from benchmarks/generate.py, as kubefit users would publish
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from benchmark_modules import BENCHMARKS, benchmark_module
 from cluster_manifests import DRIVER, device_class, gpus
 from cluster_manifests import claim as gpu_claim
 from cluster_manifests import node as base_node
@@ -30,24 +27,14 @@ from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import Built, build
 
 Doc = dict[str, Any]
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 HOSTNAME = "kubernetes.io/hostname"
 ZONE = "topology.kubernetes.io/zone"
 PROFILES = ("1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb")
 TIME_LIMIT = 15.0
 
 
-def _benchmark_module(name: str) -> ModuleType:
-    # The benchmark scripts import each other as top-level modules (they run as `python benchmarks/x.py`).
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-
-
-gen = _benchmark_module("generate")
-bench = _benchmark_module("cluster")
+gen = benchmark_module("generate")
+bench = benchmark_module("cluster")
 NS = gen.NAMESPACE
 
 
@@ -928,3 +915,29 @@ def test_requests_of_several_devices_alternatives_and_shared_claims_are_planned_
         assert len(set(nodes_of(built, result).values())) == 1
     else:
         assert got == case.devices
+
+
+# --- progress on stderr -------------------------------------------------------------------------------------
+
+
+def test_progress_shows_the_stage_the_incumbent_and_the_bound_once_a_run_takes_long_enough(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from kubefit.solver.cluster.plan.solve import Progress
+
+    progress = Progress(True, after=0.0)
+    progress.label, progress.incumbent, progress.bound = "priority 0", 30.0, 40.0
+    progress.update()
+    line = capsys.readouterr().err
+    assert line.startswith("plan priority 0: [##################......] incumbent 30, bound 40, ")
+    quiet = Progress(False, after=0.0)
+    quiet.update()
+    assert capsys.readouterr().err == ""
+
+
+def test_no_progress_is_printed_when_it_is_switched_off(capsys: pytest.CaptureFixture[str]) -> None:
+    from kubefit.cli import main
+
+    path = str(BENCHMARKS.parent / "examples" / "mig-batch")
+    assert main(["plan", "-f", path, "--no-progress", "-o", "json"]) == 1
+    assert "plan priority" not in capsys.readouterr().err

@@ -5,17 +5,14 @@ capacity, and the List's shape."""
 from __future__ import annotations
 
 import copy
-import importlib
 import json
-import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 import yaml
+from benchmark_modules import benchmark_module
 from kubernetes.client.models import V1alpha3ResourcePoolStatusRequest
 from test_pools_allocatable import brute_force
 
@@ -28,7 +25,6 @@ from kubefit.translate.loader import load_text
 
 DRIVER = "gpu.example.com"
 PROFILE = f"{DRIVER}/profile"
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 Doc = dict[str, Any]
 
@@ -351,12 +347,8 @@ def test_a_pool_without_shareable_devices_has_no_shareable_summary() -> None:
 
 
 @pytest.fixture(scope="module")
-def gen() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        yield importlib.import_module("cluster")
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+def gen() -> ModuleType:
+    return benchmark_module("cluster")
 
 
 def two_gpu_node(gen: ModuleType) -> list[Doc]:

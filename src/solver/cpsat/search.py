@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..capacity import as_published
@@ -93,7 +93,10 @@ def search_node(
     try:
         nm = build(facts)
     except AmountsTooLarge as e:
-        return _too_large(problem, unit, view, claims, in_use, budget, deadline, greedy, str(e))
+        # First-fit's search is exact on such amounts: it decides, with its whole budget.
+        if greedy is None or greedy.status == Status.UNKNOWN:
+            greedy = greedy_search(problem, unit, view, claims, in_use, Budget(budget.steps), deadline)
+        return _decided_by_greedy(greedy, view.node, str(e))
     runner = Runner(nm, deadline, options.workers)
     if greedy is not None and greedy.status == Status.ALLOCATED:
         runner.hint_picks(_picks(facts, greedy))
@@ -117,32 +120,11 @@ def search_node(
     return answer
 
 
-def _too_large(
-    problem: Problem,
-    unit: Unit,
-    view: NodeView,
-    claims: Sequence[Claim],
-    in_use: InUse,
-    budget: Budget,
-    deadline: float | None,
-    greedy: NodeAnswer | None,
-    why: str,
-) -> NodeAnswer:
-    """The node's amounts do not fit CP-SAT's integers: first-fit's own search decides, with its whole
-    budget (its answer is exact; only beyond its budget is the answer unknown)."""
-    if greedy is None or greedy.status == Status.UNKNOWN:
-        greedy = greedy_search(problem, unit, view, claims, in_use, Budget(budget.steps), deadline)
-    note = f"node {view.node}: {why} do not fit CP-SAT's 64-bit integers; greedy's first-fit search decided"
-    return NodeAnswer(
-        greedy.status,
-        greedy.allocations,
-        greedy.taken,
-        greedy.message,
-        greedy.steps,
-        greedy.per_node,
-        decided_by="greedy" if greedy.status != Status.UNKNOWN else "",
-        note=note,
-    )
+def _decided_by_greedy(greedy: NodeAnswer, node: str, why: str) -> NodeAnswer:
+    """The node's amounts do not fit CP-SAT's integers: first-fit's answer stands (unknown beyond its
+    budget)."""
+    note = f"node {node}: {why} do not fit CP-SAT's 64-bit integers; greedy's first-fit search decided"
+    return replace(greedy, decided_by="greedy" if greedy.status != Status.UNKNOWN else "", note=note)
 
 
 def _answer(facts: NodeFacts, nm: NodeModel, runner: Runner, outcome: Outcome) -> NodeAnswer:

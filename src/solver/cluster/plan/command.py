@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ....errors import InputError
-from ....output import emit, table
+from ....output import table
 from ...solution import Status
 from .capacity import MAX_COPIES, copies, copy_name, read_template, template_name
 from .planner import PlanOptions, PlanResult, plan
-from .summary import summarize
+from .summary import Summary, priority_of, summarize
 
 # (paths) -> Built: load, validate and build the Problem, as the other verbs do.
 Builder = Callable[[list[str]], Any]
@@ -51,16 +51,15 @@ def run_plan(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], 
         built = build(list(args.filename))
         result = plan(built.problem, options(args, args.engine), built)
         capacity = None
+    summary = summarize(built.problem, result.solution, result.placements)
     return (
-        document(built, result, capacity),
-        text(built, result, capacity),
+        document(built, result, capacity, summary),
+        text(built, result, capacity, summary),
         _all_placed(result, args.min_priority, built),
     )
 
 
 def _all_placed(result: PlanResult, min_priority: int | None, built: Any) -> bool:
-    from .summary import priority_of
-
     return all(
         o.status == Status.ALLOCATED
         for o in result.solution.units
@@ -137,14 +136,15 @@ def _check_hosts(args: argparse.Namespace, built: Any, node: str) -> None:
     """Every required pod fits on one fresh copy of the template by itself (the scheduler's filters and
     DRA there), or the template cannot host it."""
     from .replay import fits_alone
-    from .summary import priority_of
+    from .static import setup
 
     problem = built.problem
+    run = setup(problem)
     refused = []
     for unit in problem.units:
         if args.min_priority is not None and priority_of(problem, unit.id) < args.min_priority:
             continue
-        why = fits_alone(problem, unit, node)
+        why = fits_alone(run, unit, node)
         if why:
             refused.append(f"{unit.name} ({why})")
     if refused:
@@ -155,11 +155,11 @@ def _check_hosts(args: argparse.Namespace, built: Any, node: str) -> None:
         )
 
 
-def document(built: Any, result: PlanResult, capacity: dict[str, Any] | None) -> dict[str, Any]:
+def document(
+    built: Any, result: PlanResult, capacity: dict[str, Any] | None, summary: Summary
+) -> dict[str, Any]:
     from ...render import render_list
 
-    problem = built.problem
-    summary = summarize(problem, result.solution, result.placements)
     status: dict[str, Any] = {
         "engine": result.engine,
         "status": result.status,
@@ -184,9 +184,8 @@ def document(built: Any, result: PlanResult, capacity: dict[str, Any] | None) ->
     return doc
 
 
-def text(built: Any, result: PlanResult, capacity: dict[str, Any] | None) -> str:
+def text(built: Any, result: PlanResult, capacity: dict[str, Any] | None, s: Summary) -> str:
     problem = built.problem
-    s = summarize(problem, result.solution, result.placements)
     bound = f", bound {result.bound}" if result.bound is not None else ""
     lines = [
         f"engine {result.engine}: {result.status}{bound}, {result.seconds:.1f}s",
@@ -260,4 +259,4 @@ def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any
     return doc, out, html
 
 
-__all__ = ["emit", "run_compare", "run_plan"]
+__all__ = ["run_compare", "run_plan"]

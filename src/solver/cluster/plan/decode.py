@@ -5,7 +5,7 @@ first-fit order, pod after pod)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
@@ -36,16 +36,13 @@ class _Picks:
     given: int = 0
 
 
-@dataclass
-class Decoded:
-    placements: dict[int, Placement] = field(default_factory=dict)  # by unit id
+def decode(pm: PlanModel, values: list[int]) -> dict[int, Placement]:
+    """Unit id -> where the plan puts the pod and what its claims get."""
 
-
-def decode(pm: PlanModel, values: list[int]) -> Decoded:
     def value(var: cp_model.IntVar) -> int:
         return values[var.index]
 
-    out = Decoded()
+    out: dict[int, Placement] = {}
     queue: dict[int, int] = {}  # class -> pods handed out so far
     for node in pm.run.snapshot.nodes:
         blocks = {b.cls.index: b for b in pm.dra[node.name][1]} if node.name in pm.dra else {}
@@ -62,8 +59,8 @@ def decode(pm: PlanModel, values: list[int]) -> Decoded:
             for j, member in enumerate(members):
                 unit = cls.units[member]
                 allocations, taken = claims.get(j, ((), ()))
-                out.placements[unit.id] = Placement(unit.id, node.name, allocations, taken)
-    out.placements.update(decode_pool(pm, values, queue))
+                out[unit.id] = Placement(unit.id, node.name, allocations, taken)
+    out.update(decode_pool(pm, values, queue))
     return out
 
 

@@ -138,8 +138,15 @@ def build_node(
     nm = NodeModel(facts, model)
     active_of: dict[int, cp_model.IntVar] = {}
     aggregated_claims: set[int] = set()
+    bound_of: dict[int, int] = {}  # claim position -> pods of its class the node can take
     for block in blocks:
         k = count[block.cls.index]
+        bound_of.update(
+            dict.fromkeys(
+                range(block.first_claim, block.first_claim + block.instances * block.claims_per_pod),
+                block.bound,
+            )
+        )
         if block.aggregated:
             block.active = [k]
             for c in range(block.claims_per_pod):
@@ -155,20 +162,13 @@ def build_node(
             for c in range(block.claims_per_pod):
                 active_of[block.first_claim + i * block.claims_per_pod + c] = lit
     for s in facts.slots:
-        _slot_variables(nm, s, active_of[s.claim], s.claim in aggregated_claims, count_bound(blocks, s))
+        _slot_variables(nm, s, active_of[s.claim], s.claim in aggregated_claims, bound_of[s.claim])
     for slots in facts.requests():
         if slots[0].first_available:
             model.add(sum(nm.chosen[s.position] for s in slots) == active_of[slots[0].claim])
     for family in FAMILIES:
         family(nm)
     return nm
-
-
-def count_bound(blocks: list[Block], s: SlotFacts) -> int:
-    for block in blocks:
-        if block.first_claim <= s.claim < block.first_claim + block.instances * block.claims_per_pod:
-            return block.bound
-    return 1
 
 
 def _slot_variables(

@@ -155,7 +155,6 @@ def _pooled(pm: PlanModel, node: NodeInfo, entries: list[tuple[PodClass, int, Bl
     for view, patterns in zip(groups, found, strict=True):
         assert patterns is not None
         pool.add(view.signature, view.group, view.keys, patterns)
-    pool.nodes.append(node.name)
     return True
 
 

@@ -66,7 +66,6 @@ class GroupView(NamedTuple):
 class SlotInfo:
     result_name: str
     first_available: bool
-    claims: int = 1
 
 
 @dataclass
@@ -74,7 +73,6 @@ class Pool:
     """The nodes planned by patterns."""
 
     families: dict[Hashable, Family] = field(default_factory=dict)
-    nodes: list[str] = field(default_factory=list)
     slots: dict[SlotKey, SlotInfo] = field(default_factory=dict)
     taken: dict[SlotKey, cp_model.IntVar] = field(default_factory=dict)  # pods placed per slot key
     _enumerated: dict[Hashable, list[Pattern] | None] = field(default_factory=dict)

@@ -32,6 +32,7 @@ from .reasons import pending_reasons
 from .replay import replay, violations, why_pending
 from .solve import Progress, Stage, run_stages
 from .static import Reach, reach, setup
+from .summary import priority_of
 
 __all__ = ["OBJECTIVES", "PlanError", "PlanOptions", "PlanResult", "plan"]
 
@@ -126,7 +127,7 @@ def plan(
             hint = from_solution(pm, greedy)
             outcome = run_stages(pm, stages, left(), options.workers, progress, hint)
         probe = False
-        placements = decode(pm, outcome.values).placements if outcome.values is not None else {}
+        placements = decode(pm, outcome.values) if outcome.values is not None else {}
         rejected = rejections(built, placements, kubelets) if kubelets else {}
         if not rejected or outcome.values is None:
             break
@@ -205,11 +206,7 @@ def _greedy_placements(greedy: Solution) -> dict[int, Placement]:
 
 def _placed_vector(problem: Problem, placements: dict[int, Placement]) -> list[int]:
     """Pods placed per priority, highest first (compared lexicographically)."""
-    cluster = problem.cluster
-    priorities: dict[int, int] = {}
-    for unit in problem.units:
-        pod = cluster.pending.get(unit.id) if cluster is not None else None
-        priorities[unit.id] = pod.priority if pod is not None else 0
+    priorities = {unit.id: priority_of(problem, unit.id) for unit in problem.units}
     levels = sorted(set(priorities.values()), reverse=True)
     return [sum(1 for u in placements if priorities[u] == p) for p in levels]
 

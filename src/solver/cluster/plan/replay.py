@@ -14,7 +14,8 @@ from ...problem import Problem, Unit
 from ...solution import Status
 from ...units import NodeAnswer
 from .. import names
-from ..framework import CycleState
+from ..cycle import CycleResult
+from ..framework import CycleState, NodeInfo
 from ..plugins.dynamic_resources import AllocatorError
 from ..runtime import FrameworkError
 from ..scheduler import Run
@@ -62,40 +63,50 @@ def violations(run: Run, placements: Mapping[int, Placement]) -> dict[int, str]:
     return out
 
 
-def why_pending(run: Run, unit: Unit) -> str:
-    """The scheduler's FitError for the pod on the planned state, or where it would still fit."""
+def _try(run: Run, unit: Unit, nodes: list[NodeInfo]) -> tuple[CycleResult | None, str]:
+    """One scheduling cycle for the pod over the nodes (no preemption): its result, or the error the
+    scheduler stops with."""
     pod = run.pods[unit.id]
     cycle = run.cycles.get(run.cluster.scheduler_name or pod.scheduler_name)
     if cycle is None:
-        return "no scheduler profile for the pod"
+        return None, "no scheduler profile for the pod"
     try:
-        result = cycle.run(pod, run.candidates(unit), {}, post_filter=False)
+        return cycle.run(pod, nodes, {}, post_filter=False), ""
     except AllocatorError as e:
-        return e.answer.message  # the scheduler stops with this error for the pod, as `allocate` says
+        return None, e.answer.message  # the scheduler stops with this error for the pod, as `allocate` says
     except FrameworkError as e:
-        return e.status.message
+        return None, e.status.message
+
+
+def why_pending(run: Run, unit: Unit) -> str:
+    """The scheduler's FitError for the pod on the planned state, or where it would still fit."""
+    result, error = _try(run, unit, run.candidates(unit))
+    if result is None:
+        return error
     if not result.node:
         return result.message
+    _release(run, result)
+    return f"would still fit on node {result.node} once the plan is applied"
+
+
+def _release(run: Run, result: CycleResult) -> None:
+    """Undo the allocation a trial cycle reserved."""
     if result.answer is not None:
         taken = result.answer.taken
         refs = [t.device.ref for t in taken]
         run.dra.release([t.device.id for t in taken], refs, [a.claim for a in result.answer.allocations])
-    return f"would still fit on node {result.node} once the plan is applied"
 
 
-def fits_alone(problem: Problem, unit: Unit, node: str) -> str:
-    """ "" when the pod fits on the node with the cluster as the input leaves it, else why not (the
-    scheduler's FitError for that node)."""
-    run = setup(problem)
-    pod = run.pods[unit.id]
-    cycle = run.cycles.get(run.cluster.scheduler_name or pod.scheduler_name)
+def fits_alone(run: Run, unit: Unit, node: str) -> str:
+    """ "" when the pod fits on the node of the run's cluster by itself, else why not (the scheduler's
+    FitError for that node). The run is left as it was."""
     info = run.snapshot.get(node)
-    if cycle is None or info is None:
-        return "no scheduler profile for the pod" if cycle is None else f"no node {node}"
-    try:
-        result = cycle.run(pod, [info], {}, post_filter=False)
-    except AllocatorError as e:
-        return e.answer.message
-    except FrameworkError as e:
-        return e.status.message
-    return "" if result.node else result.message
+    if info is None:
+        return f"no node {node}"
+    result, error = _try(run, unit, [info])
+    if result is None:
+        return error
+    if not result.node:
+        return result.message
+    _release(run, result)
+    return ""
