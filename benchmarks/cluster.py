@@ -79,7 +79,8 @@ TYPES = {t.pool: t for t in (H100, A100, L4)}
 MIX = {"h100": 0.4, "a100": 0.4, "l4": 0.2}
 
 # A100-80GB MIG profiles: (profile, profile id, multiprocessors, memory, placement starts, size in slices).
-MIG_PROFILES = [
+MigProfile = tuple[str, int, int, str, Sequence[int], int]
+MIG_PROFILES: list[MigProfile] = [
     ("1g.10gb", 19, 14, "10Gi", range(7), 1),
     ("2g.20gb", 14, 28, "20Gi", (0, 2, 4), 2),
     ("3g.40gb", 9, 42, "40Gi", (0, 4), 4),
@@ -96,7 +97,7 @@ MIG_LAYOUTS = [
     [("2g.20gb", 0), ("2g.20gb", 2), ("3g.40gb", 4)],
     [("1g.10gb", 6)],
 ]
-DEVICES_PER_MIG_SLICE = 60  # whole GPUs' worth of devices (15 per GPU), under the limit of 64
+GPUS_PER_MIG_SLICE = 4  # whole GPUs' worth of devices (4 x 15), under the limit of 64 per slice
 
 
 @dataclass
@@ -217,12 +218,21 @@ def _counters(start: int, size: int, multiprocessors: int) -> dict[str, Any]:
     return counters
 
 
-def mig_device_name(gpu: int, profile: str, start: int) -> str:
-    profile_id = next(p[1] for p in MIG_PROFILES if p[0] == profile)
+def mig_device_name(gpu: int, profile: str, start: int, profiles: Sequence[MigProfile] = MIG_PROFILES) -> str:
+    profile_id = next(p[1] for p in profiles if p[0] == profile)
     return f"gpu-{gpu}-mig-{profile.replace('.', '-')}-{profile_id}-{start}"
 
 
-def partitionable_gpus(node: str, t: NodeType, uuids: Sequence[str], gpus: int = GPUS_PER_NODE) -> list[Doc]:
+def partitionable_gpus(
+    node: str,
+    t: NodeType,
+    uuids: Sequence[str],
+    gpus: int = GPUS_PER_NODE,
+    profiles: Sequence[MigProfile] = MIG_PROFILES,
+    per_slice: int = GPUS_PER_MIG_SLICE,
+) -> list[Doc]:
+    """The counter-set slice and the device slices of a node's partitionable GPUs: the full GPU and
+    every placement of `profiles`, `per_slice` GPUs' devices in each device slice."""
     counter_sets = [
         {"name": f"gpu-{i}-counter-set", "counters": _counters(0, MEMORY_SLICES, FULL_MULTIPROCESSORS)}
         for i in range(gpus)
@@ -240,11 +250,11 @@ def partitionable_gpus(node: str, t: NodeType, uuids: Sequence[str], gpus: int =
                 ],
             }
         )
-        for profile, _, mps, memory, starts, size in MIG_PROFILES:
+        for profile, _, mps, memory, starts, size in profiles:
             for start in starts:
                 devices.append(
                     {
-                        "name": mig_device_name(i, profile, start),
+                        "name": mig_device_name(i, profile, start, profiles),
                         "attributes": _attrs(
                             type="mig",
                             profile=profile,
@@ -260,7 +270,8 @@ def partitionable_gpus(node: str, t: NodeType, uuids: Sequence[str], gpus: int =
                         ],
                     }
                 )
-    chunks = [devices[k : k + DEVICES_PER_MIG_SLICE] for k in range(0, len(devices), DEVICES_PER_MIG_SLICE)]
+    step = per_slice * (len(devices) // gpus)  # every GPU has as many devices
+    chunks = [devices[k : k + step] for k in range(0, len(devices), step)]
     count = 1 + len(chunks)
     out = [_slice(node, GPU_DRIVER, "counters", count, sharedCounters=counter_sets)]
     out += [_slice(node, GPU_DRIVER, f"devices-{k}", count, devices=chunk) for k, chunk in enumerate(chunks)]

@@ -111,6 +111,7 @@ TINY = {
     "scheduler.py": ["--nodes", "4", "--pods", "3"],
     "generate.py": ["--nodes", "2", "--gangs", "1", "--busy", "0.2"],
     "plan.py": ["--nodes", "2", "--loads", "1.1", "--seeds", "1", "--time-limit", "10"],
+    "fleet.py": ["--nodes", "3", "--pods", "10", "--repeat", "1"],
 }
 
 

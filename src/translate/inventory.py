@@ -11,8 +11,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from .cel.selector import AttributeValue
 from .nodes import selector_matches
-from .objects import KubeObject, ObjectSet
+from .objects import KubeObject, LazySlice, ObjectSet, slice_spec
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class DeviceEntry:
 
     @property
     def spec(self) -> Any:
-        return self.slice.model.spec  # type: ignore[attr-defined]
+        return slice_spec(self.slice)
 
     @property
     def per_device(self) -> bool:
@@ -67,15 +68,15 @@ def newest_slices(objects: ObjectSet) -> list[KubeObject]:
     """ResourceSlices of the newest generation of their pool, sorted as the allocator walks them."""
     pools: dict[tuple[str, str], list[KubeObject]] = defaultdict(list)
     for obj in objects.of_kind("ResourceSlice"):
-        spec = obj.model.spec  # type: ignore[attr-defined]
+        spec = slice_spec(obj)
         pools[(spec.driver, spec.pool.name)].append(obj)
     out: list[KubeObject] = []
     for key in sorted(pools):
         slices = pools[key]
-        newest = max(s.model.spec.pool.generation for s in slices)  # type: ignore[attr-defined]
+        newest = max(slice_spec(s).pool.generation for s in slices)
         out.extend(
             sorted(
-                (s for s in slices if s.model.spec.pool.generation == newest),  # type: ignore[attr-defined]
+                (s for s in slices if slice_spec(s).pool.generation == newest),
                 key=lambda s: s.name,
             )
         )
@@ -91,9 +92,51 @@ def devices(objects: ObjectSet, node: str | None = None) -> list[DeviceEntry]:
         labels = dict(meta.labels or {}) if meta is not None else {}
     out: list[DeviceEntry] = []
     for slice_obj in newest_slices(objects):
-        spec = slice_obj.model.spec  # type: ignore[attr-defined]
-        for i, device in enumerate(spec.devices or []):
+        spec = slice_spec(slice_obj)
+        for i, device in enumerate(_devices_of(slice_obj)):
             entry = DeviceEntry(spec.driver, spec.pool.name, slice_obj, i, device)
             if node is None or entry.reachable_from(node, labels):
                 out.append(entry)
     return out
+
+
+def _devices_of(obj: KubeObject) -> list[Any]:
+    if isinstance(obj, LazySlice) and not obj.built:
+        return [PlainDevice(raw) for raw in obj.raw_devices]
+    return list(obj.model.spec.devices or [])  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: str
+
+
+class PlainDevice:
+    """A plain device as read (see `slice_plain`), with the fields of a V1Device its readers use: a
+    large cluster's devices are listed without a model each."""
+
+    # What a plain device never has (slice_plain leaves such devices to the model).
+    binding_conditions = None
+    node_name = None
+    all_nodes = None
+    node_selector = None
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+
+    @property
+    def name(self) -> str:
+        return str(self.raw["name"])
+
+    @property
+    def attributes(self) -> dict[str, AttributeValue]:
+        return {k: AttributeValue.of(v) for k, v in (self.raw.get("attributes") or {}).items()}
+
+    @property
+    def capacity(self) -> dict[str, Quantity]:
+        return {k: Quantity(v["value"]) for k, v in (self.raw.get("capacity") or {}).items()}
+
+    @property
+    def allow_multiple_allocations(self) -> bool | None:
+        value = self.raw.get("allowMultipleAllocations")
+        return value if isinstance(value, bool) else None

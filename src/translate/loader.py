@@ -14,14 +14,15 @@ import os
 import sys
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
 
 from ..errors import FieldPath, InputError, Problem, ProblemList
 from . import kinds
-from .objects import KubeObject, ObjectSet
+from .json_text import SourceText
+from .objects import KubeObject, LazySlice, ObjectSet
 from .paths import render_path
 from .quantity_fields import coerce_quantities
 from .yaml_limits import MAX_DEPTH
@@ -54,11 +55,15 @@ def load(paths: Sequence[str], *, strict: bool = False, stdin: TextIO | None = N
     # Reading makes millions of containers and models, none in a cycle (see gc_paused).
     with gc_paused():
         for path, text in _sources(paths, problems, stdin):
-            for doc in read_documents(text, path):
+            # Once read, a file's text is read again only to locate a problem found later.
+            source = SourceText(text, _rereader(path) if os.path.isfile(path) else None)
+            for doc in read_documents(text, path, source):
                 if isinstance(doc, Problem):
                     problems.add(doc)
                     continue
                 objects.objects.extend(_objects_of(doc, problems, strict))
+            source.release()
+            del text
     _check_duplicates(objects, problems)
     problems.raise_if_errors()
     objects.warnings = problems.warnings
@@ -97,6 +102,14 @@ def _sources(paths: Sequence[str], problems: ProblemList, stdin: TextIO | None) 
                 problems.add(Problem("no .yaml, .yml or .json files in this directory", file=path))
         else:
             yield from _read_file(path, problems)
+
+
+def _rereader(path: str) -> Callable[[], str]:
+    def read() -> str:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+
+    return read
 
 
 def _read_file(path: str, problems: ProblemList) -> Iterable[tuple[str, str]]:
@@ -204,11 +217,15 @@ def _object(
         )
         return None
 
+    target = kinds.canonical(info)
+    if info.kind == "ResourceSlice" and target is info:
+        lazy = _lazy_slice(info, data, file, line, ref, strict, api_version)
+        if lazy is not None:
+            return lazy
     coerce_quantities(info.model, data)
     model, extras, ok = _validate(info.model, data, file, line, ref, problems, strict)
     if not ok or model is None:
         return None
-    target = kinds.canonical(info)
     if target is not info:
         converted = kinds.converted(info, _strip(data, list(extras)))
         coerce_quantities(target.model, converted)
@@ -230,6 +247,35 @@ def _object(
         problems.add(obj.problem(name_path, message))
         return None
     return obj
+
+
+def _lazy_slice(
+    info: kinds.KindInfo, data: dict[str, Any], file: str, line: int, ref: str, strict: bool, api_version: str
+) -> LazySlice | None:
+    """A ResourceSlice whose devices are all plain, read without a model per device: the slice is
+    validated without its devices (which the plain subset guarantees the model accepts as they are).
+    None when anything needs the full path, which then reports exactly what it always has."""
+    from .slice_plain import plain_devices
+
+    spec = data.get("spec")
+    if not isinstance(spec, dict) or not spec.get("devices") or not plain_devices(spec["devices"]):
+        return None
+    shell_data = {**data, "spec": {**spec, "devices": []}}
+    local = ProblemList()
+    coerce_quantities(info.model, shell_data)
+    shell, extras, ok = _validate(info.model, shell_data, file, line, ref, local, strict)
+    if shell is None or not ok or local.items or not getattr(shell.metadata, "name", None):  # type: ignore[attr-defined]
+        return None
+
+    def materialize() -> BaseModel:
+        found = ProblemList()
+        coerce_quantities(info.model, data)
+        model, _, accepted = _validate(info.model, data, file, line, ref, found, strict)
+        if model is None or not accepted or found.items:
+            raise AssertionError(f"{ref}: plain devices the model refuses: {found.items}")
+        return model
+
+    return LazySlice(info, shell, data, file, line, api_version, extras, materialize)
 
 
 # Configuration files that carry no name (a name, when given, only labels the object in messages).

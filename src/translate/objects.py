@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +77,70 @@ class KubeObject:
     def extra(self, path: FieldPath, default: Any = None) -> Any:
         """A field the client model lacks, read from the input as written."""
         return self.extras.get(path, default)
+
+
+class LazySlice(KubeObject):
+    """A ResourceSlice whose devices are all plain (see `slice_plain`): they stay as read, and the
+    slice's full model (a model per device, attribute and quantity: seconds and hundreds of MB on a
+    large cluster) is built only when something asks for `model`. `shell` is the model with no
+    devices, for everything about the slice itself."""
+
+    def __init__(
+        self,
+        info: KindInfo,
+        shell: BaseModel,
+        raw: dict[str, Any],
+        file: str,
+        line: int,
+        written_api_version: str,
+        extras: dict[FieldPath, Any],
+        materialize: Callable[[], BaseModel],
+    ) -> None:
+        self._full: BaseModel | None = None
+        self._materialize: Callable[[], BaseModel] | None = materialize
+        super().__init__(info, shell, raw, file, line, written_api_version, extras)
+        self.shell = shell
+
+    @property
+    def model(self) -> BaseModel:
+        if self._full is None:
+            assert self._materialize is not None
+            self._full = self._materialize()
+            self._materialize = None
+        return self._full
+
+    @model.setter
+    def model(self, value: BaseModel) -> None:
+        self.shell = value
+
+    @property
+    def built(self) -> bool:
+        """Whether the full model exists (then it is the one to read)."""
+        return self._full is not None
+
+    @property
+    def raw_devices(self) -> list[dict[str, Any]]:
+        return self.raw["spec"]["devices"]  # type: ignore[no-any-return]
+
+    @property
+    def name(self) -> str:
+        return str(self.shell.metadata.name or "")  # type: ignore[attr-defined]
+
+    @property
+    def namespace(self) -> str:
+        return ""
+
+
+def shell_of(obj: KubeObject) -> Any:
+    """The object's model for what concerns the object itself (metadata, and a ResourceSlice's driver,
+    pool, node selection and counter sets), without building the devices' models of a LazySlice: its
+    `spec.devices` is then empty (read those with `raw_devices`, or `.model` to build them)."""
+    return obj.shell if isinstance(obj, LazySlice) else obj.model
+
+
+def slice_spec(obj: KubeObject) -> Any:
+    """A ResourceSlice's spec, as `shell_of` gives it."""
+    return shell_of(obj).spec
 
 
 @dataclass

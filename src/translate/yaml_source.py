@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +45,16 @@ from yaml.nodes import ScalarNode
 
 from ..errors import FieldPath, Problem
 from . import yaml_scalars
+from .json_text import (
+    LONGEST_KEY,
+    JsonLines,
+    KeyTally,
+    SourceText,
+    checked_scan,
+    collecting_scanner,
+    json_text,
+)
+from .json_text import too_deep as too_deep_data
 from .yaml_limits import MAX_DEPTH, excessive_aliasing, too_deep
 
 
@@ -54,7 +64,7 @@ class LineDict(dict[Any, Any]):
 
     line: int = 0
     key_lines: dict[Any, int]
-    source: _Source | None = None
+    source: _Source | _JsonSource | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -67,7 +77,7 @@ class LineList(list[Any]):
 
     line: int = 0
     item_lines: list[int]
-    source: _Source | None = None
+    source: _Source | _JsonSource | None = None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -83,26 +93,43 @@ class Document:
     line: int
 
 
-def read_documents(text: str, file: str) -> Iterator[Document | Problem]:
-    """Every non-empty document of a YAML (or JSON) stream, or the syntax problem that stopped it."""
-    docs = _json_documents(text, file)
+def read_documents(text: str, file: str, source: SourceText | None = None) -> Iterator[Document | Problem]:
+    """Every non-empty document of a YAML (or JSON) stream, or the syntax problem that stopped it.
+    `source`: the text as lines are looked up later (see SourceText), when the caller can read it
+    again."""
+    docs = _json_documents(text, file, source or SourceText(text))
     if docs is not None:
         yield from docs
     else:
         yield from _yaml_documents(text, file)
 
 
+# Objects made while paused past which the collection that would follow is worth avoiding (it takes
+# some 10-30 ms per 100,000).
+_FREEZE_AFTER = 100_000
+
+
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while reading: the data read has no cycles, and collections
     triggered by its many new containers, each scanning everything read so far, took half of the
-    reading time."""
+    reading time.
+
+    The collector counts the containers made while it is paused: once re-enabled, the next
+    allocation would start a collection that scans them all (as long again as reading a large
+    dump). So when many were made, they are frozen on the way out (`gc.freeze`: kept out of every
+    later collection). That is safe for what is read here: trees of dicts, lists and scalars hold no
+    reference cycles, and frozen objects are still freed by reference counting when dropped. What
+    only the collector frees (a cycle: a recursive YAML alias, or garbage from before the pause that
+    it had not collected yet) stays until the process ends."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
+            if gc.get_count()[0] > _FREEZE_AFTER:
+                gc.freeze()
             gc.enable()
 
 
@@ -111,15 +138,15 @@ def line_of(data: Any, path: FieldPath, default: int = 0) -> int:
     line = getattr(data, "line", 0) or default
     current = data
     # The innermost object root read by a fast path, and where `path` enters it: below what the
-    # fast reader tracked, that root's text is read again.
-    holder: tuple[_Source, int] | None = None
+    # fast reader tracked, the root's source finds the line.
+    holder: tuple[Any, int] | None = None
     for i, part in enumerate(path):
         source = getattr(current, "source", None)
         if source is not None:
-            holder = (source, i)
+            holder = (current, i)
         if isinstance(current, LineDict) and part in current:
             if source is not None and part not in current.key_lines:
-                return _locate(source, path[i:], line)
+                return _locate(current, path[i:], line)
             line = current.key_lines.get(part, line)
         elif isinstance(current, LineList) and isinstance(part, int) and 0 <= part < len(current):
             line = current.item_lines[part]
@@ -131,8 +158,9 @@ def line_of(data: Any, path: FieldPath, default: int = 0) -> int:
     return line
 
 
-def _locate(source: _Source, path: FieldPath, line: int) -> int:
-    found = source.locate(path)
+def _locate(root: LineDict | LineList, path: FieldPath, line: int) -> int:
+    assert root.source is not None
+    found = root.source.locate(path, root)
     return found if found is not None else line
 
 
@@ -263,7 +291,7 @@ class _Source:
         self.parent = parent
         self._tree: Any = _UNREAD
 
-    def locate(self, path: FieldPath) -> int | None:
+    def locate(self, path: FieldPath, data: Any = None) -> int | None:
         if self._tree is _UNREAD:
             # The span, indented as in the file, reads as a document of its own with the same lines.
             docs = list(reference_documents(" " * self.column + self.text[self.start : self.end], ""))
@@ -279,6 +307,21 @@ class _Source:
 
 
 _UNREAD: Any = object()
+
+
+class _JsonSource:
+    """Where an object root read by the JSON path was read from. The reference reader would read
+    its span as JSON reads it, and refuse it only when nested too deep: the line is found by walking
+    the span's text, reading only what lies on the way, never the whole span again."""
+
+    def __init__(self, lines: JsonLines) -> None:
+        self.lines = lines
+        self._deep: bool | None = None
+
+    def locate(self, path: FieldPath, data: Any) -> int | None:
+        if self._deep is None:
+            self._deep = too_deep_data(data)
+        return None if self._deep else self.lines.line_of(path)
 
 
 # ---- YAML: objects straight from libyaml's events --------------------------------------------
@@ -515,52 +558,12 @@ def _drain(get: Any, events: list[Event], first_marks: dict[str, Any]) -> None:
             _define(ev, {}, first_marks)
 
 
-# ---- JSON: `json` where it reads the text as YAML does ----------------------------------------
+# ---- JSON: `json` where it reads the text as YAML does (json_text says where) -------------------
 
-# Where YAML reads a JSON text differently from `json`, or refuses it, the text goes the YAML way:
-# characters YAML does not accept, NEL (YAML folds it) and the Unicode line separators (YAML
-# counts lines at them); escaped surrogates (YAML refuses them, `json` pairs them); a key whose
-# `:` is on another line or far away (YAML refuses a key that spans lines or 1024 characters);
-# a lone CR (YAML counts a line there).
-_NOT_YAML_TEXT = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_FAR_COLON = re.compile(r'"(?:[ \t\r]*\n[ \t\r\n]*|[ \t\r]{64,}):')
-_LONGEST_KEY = 128  # with \uXXXX escapes and a little space, still well inside YAML's 1024
 _JSON_START = re.compile(r"[ \r\n]*(?:---\r?\n[ \r\n]*)?[\[{]")
 _BLANK = re.compile(r"[ \r\n]*")  # a tab where YAML's block context begins is an error there
 _SPACE = re.compile(r"[ \t\n\r]*")
-# YAML's float needs a dot, and a sign in its exponent: `1e5` and `1.5e3` are strings there.
-_YAML_FLOAT = re.compile(r"-?[0-9]+\.[0-9]+(?:[eE][-+][0-9]+)?")
-
-
-def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out = dict(pairs)
-    if len(out) != len(pairs) or (out and max(map(len, out)) > _LONGEST_KEY):
-        raise ValueError("a duplicate or long key: the YAML path reports or reads it")
-    return out
-
-
-def _json_float(text: str) -> Any:
-    return float(text) if _YAML_FLOAT.fullmatch(text) else text
-
-
-# NaN and Infinity are plain strings to YAML.
-_DECODER = json.JSONDecoder(object_pairs_hook=_json_object, parse_float=_json_float, parse_constant=str)
-_scan: Any = _DECODER.scan_once  # type: ignore[attr-defined]
 _scanstring: Any = json.decoder.scanstring  # type: ignore[attr-defined]
-
-
-def _json_agrees(text: str) -> bool:
-    if text.isascii():
-        if "\x7f" in text:
-            return False
-    elif _NOT_YAML_TEXT.search(text):
-        return False
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
-        return False
-    if "\r" in text and text.count("\r") != text.count("\r\n"):
-        return False
-    return _FAR_COLON.search(text) is None
 
 
 class _Lines:
@@ -577,88 +580,118 @@ class _Lines:
         return self.line
 
 
-def _json_documents(text: str, file: str) -> list[Document] | None:
+def _json_documents(text: str, file: str, source: SourceText) -> list[Document] | None:
     """The documents of a JSON text (one value, or values between `---` lines), or None when the
     text is not JSON that YAML reads the same way."""
-    if _JSON_START.match(text) is None or not _json_agrees(text):
+    if _JSON_START.match(text) is None:
         return None
+    facts = json_text(text)
+    if facts is None:
+        return None
+    from .slice_intern import share  # it reads what this module defines
+
+    parts: dict[Any, Any] = {}
     with gc_paused():
-        return _json_chunk_documents(text, file)
+        if facts.key_bound is not None:
+            scan, made = collecting_scanner()
+            tally = KeyTally(made)
+
+            def each(item: Any) -> None:
+                tally.fold()
+                share(item, parts)
+
+            docs = _json_chunk_documents(text, file, scan, source, each)
+            if docs is None:
+                return None
+            roots = sum(len(doc.data) for doc in docs if isinstance(doc.data, LineDict))
+            if tally.proven(roots, facts.key_bound):
+                return docs
+            del docs, made  # a string that begins with `:`, or a key twice: check object by object
+        return _json_chunk_documents(text, file, checked_scan, source, lambda item: share(item, parts))
 
 
-def _json_chunk_documents(text: str, file: str) -> list[Document] | None:
+def _json_chunk_documents(
+    text: str, file: str, scan: Any, source: SourceText, each: Callable[[Any], None]
+) -> list[Document] | None:
+    """The values of a JSON text, one between each two lines that are exactly `---` (YAML's document
+    start; the text's first line too). A value holds no such line (it breaks lines only between
+    tokens, and no token starts `---`): each is read, then a separator looked for after it."""
     lines = _Lines(text)
-    docs = []
+    docs: list[Document] = []
+    first = i = 4 if text.startswith("---\n") else 5 if text.startswith("---\r\n") else 0
+    value_next = True  # at the start, or after a separator: a value may come
     try:
-        for begin, end in _json_chunks(text):
-            i = _skip(_BLANK, text, begin, end)
-            if i == end:
-                continue  # an empty document
-            if text[i] not in "{[":
+        while True:
+            i = _skip(_BLANK, text, i)
+            if i == len(text):
+                return docs
+            after = _separator_end(text, i, first)
+            if after is not None:
+                i, value_next = after, True
+                continue
+            if not value_next or text[i] not in "{[":
                 return None
             line = lines(i)
-            data, i = _json_root(text, i, lines) if text[i] == "{" else _json_items(text, i, lines, None)
-            if i > end or _skip(_BLANK, text, i, end) != end:
-                return None
+            data, i = (
+                _json_root(text, i, lines, scan, source, each)
+                if text[i] == "{"
+                else _json_items(text, i, lines, scan, source, each)
+            )
             docs.append(Document(data, file, line))
+            value_next = False
     except (ValueError, StopIteration, IndexError, RecursionError):
         return None
-    return docs
 
 
-def _json_chunks(text: str) -> list[tuple[int, int]]:
-    """(begin, end) of the text between lines that are exactly `---` (YAML's document start)."""
-    chunks = []
-    begin = pos = 4 if text.startswith("---\n") else 5 if text.startswith("---\r\n") else 0
-    while (found := text.find("\n---", pos)) >= 0:
-        after = found + 4
-        if text.startswith("\n", after) or after == len(text):
-            chunks.append((begin, found + 1))
-            begin = after + 1
-        elif text.startswith("\r\n", after):
-            chunks.append((begin, found + 1))
-            begin = after + 2
-        pos = after
-    chunks.append((begin, len(text)))
-    return chunks
+def _separator_end(text: str, i: int, first: int) -> int | None:
+    """Where the next document begins if a `---` line starts at `i` (its line break after `first`)."""
+    if i <= first or text[i - 1] != "\n" or not text.startswith("---", i):
+        return None
+    after = i + 3
+    if after == len(text):
+        return after
+    if text.startswith("\n", after):
+        return after + 1
+    return after + 2 if text.startswith("\r\n", after) else None
 
 
-def _skip(space: re.Pattern[str], text: str, start: int, end: int | None = None) -> int:
+def _skip(space: re.Pattern[str], text: str, start: int) -> int:
     """Where the run of `space` at `start` ends (the patterns match the empty string too)."""
-    found = space.match(text, start, len(text) if end is None else end)
+    found = space.match(text, start)
     return found.end() if found is not None else start
 
 
-def _column(text: str, offset: int) -> int:
-    return offset - text.rfind("\n", 0, offset) - 1
-
-
-def _json_root(text: str, start: int, lines: _Lines) -> tuple[LineDict, int]:
+def _json_root(
+    text: str, start: int, lines: _Lines, scan: Any, source: SourceText, each: Callable[[Any], None]
+) -> tuple[LineDict, int]:
     """The top object: a line for each key, and its top-level lists item by item."""
     root = LineDict()
     root.line = lines(start)
-    root.source = _Source(text, start, root.line, _column(text, start), None)
+    finder = JsonLines(source, start, root.line)
+    root.source = _JsonSource(finder)
     i = _skip(_SPACE, text, start + 1)
     if text[i] == "}":
-        root.source.end = i + 1
         return root, i + 1
     while True:
         if text[i] != '"':
             raise ValueError("expected a key")
+        key_at = i
         key_line = lines(i)
         key, i = _scanstring(text, i + 1)
-        if key in root or len(key) > _LONGEST_KEY:
+        if key in root or len(key) > LONGEST_KEY:
             raise ValueError("a duplicate or long key")
         i = _skip(_SPACE, text, i)
         if text[i] != ":":
             raise ValueError("expected ':'")
         i = _skip(_SPACE, text, i + 1)
-        value, i = _json_items(text, i, lines, (root.source, (key,))) if text[i] == "[" else _scan(text, i)
+        finder.seen(start, key, key_at, key_line, i)
+        value, i = (
+            _json_items(text, i, lines, scan, source, each, top=False) if text[i] == "[" else scan(text, i)
+        )
         root[key] = value
         root.key_lines[key] = key_line
         i = _skip(_SPACE, text, i)
         if text[i] == "}":
-            root.source.end = i + 1
             return root, i + 1
         if text[i] != ",":
             raise ValueError("expected ',' or '}'")
@@ -666,33 +699,39 @@ def _json_root(text: str, start: int, lines: _Lines) -> tuple[LineDict, int]:
 
 
 def _json_items(
-    text: str, start: int, lines: _Lines, parent: tuple[_Source, FieldPath] | None
+    text: str,
+    start: int,
+    lines: _Lines,
+    scan: Any,
+    source: SourceText,
+    each: Callable[[Any], None],
+    top: bool = True,
 ) -> tuple[LineList, int]:
-    """A top-level list (or the document, when `parent` is None): a line for each item, and each
-    object item an object root of its own."""
+    """A top-level list (`top`: the document): a line for each item, and each object item an object
+    root of its own."""
     items = LineList()
     items.line = lines(start)
-    if parent is None:
-        items.source = _Source(text, start, items.line, _column(text, start), None)
-        parent = (items.source, ())
+    finder = JsonLines(source, start, items.line) if top else None
+    if finder is not None:
+        items.source = _JsonSource(finder)
     i = _skip(_SPACE, text, start + 1)
     if text[i] == "]":
         return items, i + 1
     while True:
         line = lines(i)
-        value, end = _scan(text, i)
+        if finder is not None:
+            finder.seen(start, len(items), i, line, i)
+        value, end = scan(text, i)
+        each(value)  # at once: what it frees is reused for the next item
         if value.__class__ is dict:
             item = LineDict(value)
             item.line = line
-            item.source = _Source(text, i, line, _column(text, i), (parent[0], (*parent[1], len(items))))
-            item.source.end = end
+            item.source = _JsonSource(JsonLines(source, i, line))
             value = item
         items.append(value)
         items.item_lines.append(line)
         i = _skip(_SPACE, text, end)
         if text[i] == "]":
-            if items.source is not None:
-                items.source.end = i + 1
             return items, i + 1
         if text[i] != ",":
             raise ValueError("expected ',' or ']'")

@@ -32,6 +32,10 @@ from .inputs import FuzzInput, draw
 from .runner import TIMEOUT, Outcome, run
 from .seeds import all_seeds
 
+# Wall seconds without a heartbeat before a worker is killed as hung: the alarm counts CPU seconds, and a
+# worker on a busy machine gets a fraction of a core.
+WATCHDOG = 6 * TIMEOUT + 20
+
 CHUNK = 1500  # inputs per worker process: bounds what a long-lived process accumulates
 MEMORY = 6 * 2**30  # bytes of address space a worker may map
 PER_SIGNATURE = 3
@@ -129,7 +133,7 @@ def campaign(out: Path, seed: int, minutes: float, verbs: list[str], jobs: int) 
                 continue
             if beat.exists():
                 number, at = json.loads(beat.read_text())
-                if time.time() - at > 3 * TIMEOUT + 20:
+                if time.time() - at > WATCHDOG:
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
                     del running[start]

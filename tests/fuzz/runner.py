@@ -22,7 +22,7 @@ from kubefit.cli import main
 
 from .inputs import FuzzInput
 
-TIMEOUT = 10.0  # seconds an input may take, whatever the verb (its solver budgets are a few seconds)
+TIMEOUT = 10.0  # CPU seconds an input may take, whatever the verb (its solver budgets are a few seconds)
 ALLOWED = (0, 1, 2)
 
 
@@ -71,20 +71,22 @@ def _quiet_logging() -> None:
 
 
 def run(fuzz_input: FuzzInput, timeout: float | None = TIMEOUT) -> Outcome:
-    """`timeout` None: no alarm (libFuzzer keeps SIGALRM for its own -timeout)."""
+    """`timeout` None: no alarm (under libFuzzer, whose -timeout bounds each input)."""
     _quiet_logging()
     with tempfile.TemporaryDirectory(prefix="kubefit-fuzz-") as tmp:
         directory = Path(tmp)
         fuzz_input.write(directory)
         argv = ["-v", *fuzz_input.argv(directory)]
         out, err = io.StringIO(), io.StringIO()
-        previous = signal.signal(signal.SIGALRM, _alarm) if timeout is not None else signal.SIG_DFL
+        # CPU seconds, not wall seconds: on a busy machine a slow answer is the machine's, while a hang
+        # spins (a worker that blocks instead is the campaign watchdog's).
+        previous = signal.signal(signal.SIGPROF, _alarm) if timeout is not None else signal.SIG_DFL
         start = time.perf_counter()
         code: int | None = None
         error = ""
         try:
             if timeout is not None:
-                signal.setitimer(signal.ITIMER_REAL, timeout)
+                signal.setitimer(signal.ITIMER_PROF, timeout)
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = main(argv)
         except SystemExit as e:  # argparse's --help and --version
@@ -93,6 +95,6 @@ def run(fuzz_input: FuzzInput, timeout: float | None = TIMEOUT) -> Outcome:
             error = "".join(traceback.format_exception(e))
         finally:
             if timeout is not None:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
+                signal.setitimer(signal.ITIMER_PROF, 0)
+                signal.signal(signal.SIGPROF, previous)
         return Outcome(code, time.perf_counter() - start, error, err.getvalue()[-2000:])

@@ -7,6 +7,9 @@ it samples uniformly among them (reservoir sampling, as releases before the scor
 upstream pops the root of a heap keyed on the total, random tie-breakers being drawn only for nodes that
 extenders scored: among equal totals its root depends on the heap's layout (tests/scenarios/sched/
 SKIPPED-cycle.md).
+
+Filter verdicts and raw scores of nodes that did not change since an earlier cycle of a pod asking the same
+are reused (memo.py): the same verdicts, with less work.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from ..units import NodeAnswer
 from .facts import Pod
 from .fit_error import fit_error_message
 from .framework import CycleState, NodeInfo, Status, unresolvable
+from .memo import NodeMemo
 from .plugins.dynamic_resources import NAME as DRA
 from .plugins.dynamic_resources import CycleData
-from .runtime import Framework, FrameworkError, NodeScores
+from .runtime import Framework, FrameworkError, NodeScores, nominated_to_add
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -65,6 +69,7 @@ class Cycle:
         self.global_percentage = global_percentage
         self.rng = rng
         self.next_start = 0
+        self.memo = NodeMemo(framework.filter, framework.run_filters)
 
     def run(
         self,
@@ -111,19 +116,18 @@ class Cycle:
             self._collect(out, state)
             return out
         if len(feasible) > 1:
-            out.scores = fw.run_scores(state, pod, feasible)
+            out.scores = fw.run_scores(state, pod, feasible, self.memo)
             out.node = self._select(out.scores)
         else:
             out.node = feasible[0].name
             # Upstream takes a lone feasible node without scoring it; kubefit scores it anyway, for the
             # record, but a scoring failure cannot fail the cycle as it does not upstream.
             with contextlib.suppress(FrameworkError):
-                out.scores = fw.run_scores(state, pod, feasible)
+                out.scores = fw.run_scores(state, pod, feasible, self.memo)
         self._collect(out, state)
         data: CycleData | None = state.read(DRA)
         if data is not None:
-            found = data.answers.get(out.node)
-            out.answer = found.concrete() if found is not None else None
+            out.answer = data.concrete(out.node)
             out.mapped = dict(data.mapped.get(out.node, {}))
         status = fw.run_reserve(state, pod, out.node)
         if status is not None:
@@ -169,6 +173,7 @@ class Cycle:
         """findNodesThatPassFilters, one node after the other from `next_start` (upstream with parallelism
         1). A profile without Score plugins looks for one feasible node only."""
         feasible: list[NodeInfo] = []
+        memo = self.memo.filters(state, pod) if nodes else None
         if nodes:
             want = 1
             if self.fw.score:
@@ -179,10 +184,12 @@ class Cycle:
             start = self.next_start % count
             for i in range(count):
                 node = nodes[(start + i) % count]
-                record: dict[str, str] = {}
-                status = self.fw.run_filters_with_nominated(
-                    state, pod, node, nominated.get(node.name, ()), record
-                )
+                waiting = nominated.get(node.name, ())
+                if memo is not None and not (waiting and nominated_to_add(pod, waiting)):
+                    status, record = memo.run(node)
+                else:
+                    record = {}
+                    status = self.fw.run_filters_with_nominated(state, pod, node, waiting, record)
                 out.filters[node.name] = record
                 if status is None:
                     feasible.append(node)
@@ -218,4 +225,4 @@ class Cycle:
         data: CycleData | None = state.read(DRA)
         if data is not None:
             out.undecided.update(data.undecided)
-            out.answers.update({node: found.answer for node, found in data.seen.items()})
+            out.answers.update(data.seen)

@@ -5,7 +5,9 @@ The scheduler filters every node for every pod, so the same search (the same cla
 shape on the same node) repeats across identical pods. An answer depends only on the
 pending claims' content, the node and the devices in use that the node can see; each node
 carries a version that grows whenever a device it can see is taken or released, and an
-answer is reused while its node's version stands (its claim ids rewritten for the pod at hand).
+answer is reused while its node's version stands. Answers name the pending claims by position (the
+i-th pending claim as i), so that any pod with the same claims' shape can take them; `concrete` names
+the claims of the pod at hand, for the one answer the cycle keeps.
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ class DraContext:
     deadline: float | None
     state: State = field(init=False)
     _frozen: InUse | None = field(default=None, init=False)
-    _versions: dict[str, int] = field(default_factory=dict, init=False)
+    # Per node: grows whenever a device the node's search can see is taken or released.
+    versions: dict[str, int] = field(default_factory=dict, init=False)
     _device_nodes: dict[int, tuple[str, ...]] | None = field(default=None, init=False)
     _cache: dict[tuple[Any, str, int], NodeAnswer] = field(default_factory=dict, init=False)
     _signatures: dict[tuple[int, ...], Any] = field(default_factory=dict, init=False)
     steps: int = 0
+    reuse: bool = True  # answers reused while their node's version stands (off: every search runs)
 
     def __post_init__(self) -> None:
         self.state = State.of(self.problem)
@@ -70,7 +74,7 @@ class DraContext:
         index = self._index()
         for d in devices:
             for node in index.get(d, ()):
-                self._versions[node] = self._versions.get(node, 0) + 1
+                self.versions[node] = self.versions.get(node, 0) + 1
 
     def _index(self) -> dict[int, tuple[str, ...]]:
         """Device id -> the nodes whose search can see it (its pool's devices and counter consumers)."""
@@ -89,28 +93,29 @@ class DraContext:
 
     def search_node(
         self, unit: Unit, node: str, pending: Sequence[Claim], released: frozenset[str] = frozenset()
-    ) -> Found:
-        """The engine's search for the pending claims on the node; `released`: devices to count as free
-        (held by pods a preemption simulation removed)."""
+    ) -> NodeAnswer:
+        """The engine's search for the pending claims on the node, by claim position; `released`: devices
+        to count as free (held by pods a preemption simulation removed)."""
         view = self.problem.views.get(node)
         if view is None:
-            return Found(NodeAnswer(Status.UNSATISFIABLE, message="cannot allocate all claims"))
-        signature = self.signature(unit, pending) if not released else None
-        key = (signature, node, self._versions.get(node, 0)) if signature is not None else None
+            return _NO_VIEW
+        signature = self.signature(unit, pending) if not released and self.reuse else None
+        key = (signature, node, self.versions.get(node, 0)) if signature is not None else None
         if key is not None:
             cached = self._cache.get(key)
             if cached is not None:
-                return Found(cached, tuple(c.id for c in pending))
+                return cached
         if self.deadline is not None and time.monotonic() > self.deadline:
-            return Found(NodeAnswer(Status.UNKNOWN, message="time limit reached"))
+            return NodeAnswer(Status.UNKNOWN, message="time limit reached")
         in_use = self.in_use()
         if released:
             in_use = InUse(in_use.exclusive - released, in_use.shared_capacity, in_use.shared - released)
         answer = self.search(self.problem, unit, view, list(pending), in_use, self.budget, self.deadline)
         self.steps += answer.steps
+        answer = _with_claims(answer, {c.id: i for i, c in enumerate(pending)})
         if key is not None and answer.status in (Status.ALLOCATED, Status.UNSATISFIABLE):
-            self._cache[key] = _with_claims(answer, {c.id: i for i, c in enumerate(pending)})
-        return Found(answer)
+            self._cache[key] = answer
+        return answer
 
     def signature(self, unit: Unit, pending: Sequence[Claim]) -> Any:
         """What the search depends on besides the node: the pending claims' content (the selector outcomes
@@ -152,18 +157,13 @@ class DraContext:
         return signature
 
 
-@dataclass(frozen=True)
-class Found:
-    """A node's answer; a reused one holds claim positions until `concrete` names the pod's claims (most
-    answers only tell whether the node fits, and are never looked at again)."""
+_NO_VIEW = NodeAnswer(Status.UNSATISFIABLE, message="cannot allocate all claims")
 
-    answer: NodeAnswer
-    claims: tuple[int, ...] | None = None  # position -> claim id, for a reused answer
 
-    def concrete(self) -> NodeAnswer:
-        if self.claims is None:
-            return self.answer
-        return _with_claims(self.answer, dict(enumerate(self.claims)))
+def concrete(answer: NodeAnswer, claims: Sequence[int]) -> NodeAnswer:
+    """A search's answer with the pod's claims (ids in pending order) named (most answers only tell
+    whether the node fits, and are never looked at again)."""
+    return _with_claims(answer, dict(enumerate(claims)))
 
 
 def _with_claims(answer: NodeAnswer, mapping: Mapping[int, int]) -> NodeAnswer:

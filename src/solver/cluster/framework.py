@@ -9,7 +9,7 @@ exactly those points, as upstream checks which interfaces a plugin implements). 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -302,6 +302,26 @@ class Plugin:
         return None
 
     def reserve(self, state: CycleState, pod: Pod, node: str) -> Status | None:
+        return None
+
+    # Memoization across cycles (kubefit's own; the verdicts are upstream's): a plugin whose Filter (or
+    # Score) on a node depends only on the node's state and on what `memo_key` returns for the pod says
+    # so, and its verdict is reused while the node's NodeInfo.generation and `memo_versions` stand.
+    # None (the default): computed every time.
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        return None
+
+    # What a node's state means to the plugin beyond its NodeInfo (DRA: the devices in use it sees), as a
+    # version per node name that grows with every change (absent: 0); None: nothing beyond NodeInfo.
+    def memo_versions(self) -> Mapping[str, int] | None:
+        return None
+
+    # A Filter that leaves per-node data in the cycle state: what it left for `node` on its last call
+    # (ok False: that verdict cannot be reused), and what leaves it again in a cycle's state.
+    def memo_save(self, state: CycleState, node: NodeInfo) -> tuple[bool, Any]:
+        return True, None
+
+    def memo_loader(self, state: CycleState) -> Callable[[Any], None] | None:
         return None
 
     def unreserve(self, state: CycleState, pod: Pod, node: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from . import names
 from .facts import Pod
@@ -35,6 +36,9 @@ from .framework import (
 from .plugins import REGISTRY, plugin_class
 from .profile import Profile, expand
 
+if TYPE_CHECKING:
+    from .memo import NodeMemo
+
 
 class FrameworkError(Exception):
     """A plugin failed with an error (not a rejection): the cycle stops, as upstream's would."""
@@ -53,7 +57,8 @@ class PreFilterOutcome:
 
 @dataclass
 class NodeScores:
-    """One node's scores: per plugin after NormalizeScore (before weight), weighted, and the total."""
+    """One node's scores: per plugin after NormalizeScore (before weight), weighted, and the total. The
+    maps may be shared with other nodes' (and other cycles'): read them, never change them."""
 
     node: str
     plugin: dict[str, int] = field(default_factory=dict)
@@ -209,7 +214,7 @@ class Framework:
     ) -> Status | None:
         """RunFilterPluginsWithNominatedPods: with the nominated pods of at least the pod's priority added
         to the node first, then (when that passes) without them, since they may never get there."""
-        added = [p for p in nominated if p.key != pod.key and p.priority >= pod.priority]
+        added = nominated_to_add(pod, nominated)
         if not added:
             return self.run_filters(state, pod, node, record)
         with_them = node.clone()
@@ -255,9 +260,12 @@ class Framework:
 
     # --- Score ----------------------------------------------------------------------------------------
 
-    def run_scores(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> list[NodeScores]:
+    def run_scores(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], memo: NodeMemo | None = None
+    ) -> list[NodeScores]:
         """PreScore, Score, NormalizeScore and weights; one NodeScores per node, in `nodes` order. As
-        upstream: every plugin scores, then every plugin normalizes, then the scores are checked."""
+        upstream: every plugin scores, then every plugin normalizes, then the scores are checked. With a
+        memo, raw scores of unchanged nodes are reused, and nodes with the same scores share their maps."""
         for plugin in self.pre_score:
             status = plugin.pre_score(state, pod, nodes)
             if status is None or status.code == Code.SUCCESS:
@@ -267,10 +275,15 @@ class Framework:
                 continue
             raise FrameworkError(error(f'running PreScore plugin "{plugin.name}": {status.message}'))
         plugins = [p for p in self.score if p.name not in state.skip_score]
-        scores = [{n.name: plugin.score(state, pod, n) for n in nodes} for plugin in plugins]
-        for plugin, by_node in zip(plugins, scores, strict=True):
+        order = [n.name for n in nodes]
+        if memo is not None:
+            columns = memo.scores(state, pod, nodes, plugins)
+        else:
+            columns = [[plugin.score(state, pod, n) for n in nodes] for plugin in plugins]
+        for i, plugin in enumerate(plugins):
             if not plugin.normalizes:
                 continue
+            by_node = dict(zip(order, columns[i], strict=True))
             status = plugin.normalize(state, pod, by_node)
             if status is not None and status.code != Code.SUCCESS:
                 raise FrameworkError(
@@ -279,22 +292,18 @@ class Framework:
                         f"{status.message}"
                     )
                 )
-        out = [NodeScores(n.name) for n in nodes]
-        for entry in out:
-            for plugin, by_node in zip(plugins, scores, strict=True):
-                value = by_node[entry.node]
-                if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE:
-                    raise FrameworkError(
-                        error(
-                            f'applying score defaultWeights on Score plugins: plugin "{plugin.name}" '
-                            f"returns an invalid score {value}, it should in the range of "
-                            f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
-                        )
-                    )
-                weighted = value * self.weights.get(plugin.name, 1)
-                entry.plugin[plugin.name] = value
-                entry.weighted[plugin.name] = weighted
-                entry.total += weighted
+            columns[i] = list(map(by_node.__getitem__, order))
+        names = [p.name for p in plugins]
+        weights = [self.weights.get(name, 1) for name in names]
+        interned = memo.interned(names, weights) if memo is not None else {}
+        out = []
+        rows = zip(*columns, strict=True) if columns else [()] * len(order)
+        for name, values in zip(order, rows, strict=True):
+            assembled = interned.get(values)
+            if assembled is None:
+                assembled = _assemble(names, weights, values)
+                interned[values] = assembled
+            out.append(NodeScores(name, *assembled))
         return out
 
     # --- Reserve --------------------------------------------------------------------------------------
@@ -312,3 +321,30 @@ class Framework:
                 return status.with_plugin(plugin.name)
             raise FrameworkError(error(f'running Reserve plugin "{plugin.name}": {status.message}'))
         return None
+
+
+def nominated_to_add(pod: Pod, nominated: Sequence[Pod]) -> list[Pod]:
+    """The nominated pods a Filter counts on their node: others of at least the pod's priority."""
+    return [p for p in nominated if p.key != pod.key and p.priority >= pod.priority]
+
+
+def _assemble(
+    names: Sequence[str], weights: Sequence[int], values: Sequence[int]
+) -> tuple[dict[str, int], dict[str, int], int]:
+    """A node's scores per plugin, weighted, and their total; a score out of range fails the cycle."""
+    plugin: dict[str, int] = {}
+    weighted: dict[str, int] = {}
+    total = 0
+    for name, weight, value in zip(names, weights, values, strict=True):
+        if not MIN_NODE_SCORE <= value <= MAX_NODE_SCORE:
+            raise FrameworkError(
+                error(
+                    f'applying score defaultWeights on Score plugins: plugin "{name}" '
+                    f"returns an invalid score {value}, it should in the range of "
+                    f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"
+                )
+            )
+        plugin[name] = value
+        weighted[name] = value * weight
+        total += value * weight
+    return plugin, weighted, total

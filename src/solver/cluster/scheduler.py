@@ -13,20 +13,23 @@ the run starts over without them.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from ..engines import Budget
 from ..problem import Problem, Unit
 from ..solution import NodeOutcome, Solution, Status, UnitOutcome
 from ..units import NodeAnswer, NodeSearch, short_gangs
-from . import names
+from . import memo, names
 from .cycle import Cycle, CycleResult
 from .dra import DraContext
 from .facts import Cluster, Node, Pod
 from .framework import Code, Handle, NodeInfo, Snapshot
+from .node_outcomes import NodeOutcomes
 from .plugins.dynamic_resources import AllocatorError
 from .profile import Configuration, default_profile
 from .record import Eviction, Record
@@ -44,17 +47,35 @@ def schedule(
 ) -> Solution:
     deadline = time.monotonic() + budget.seconds if budget.seconds is not None else None
     refused: dict[int, str] = {}
-    while True:
-        run = Run(problem, budget, search, deadline, refused)
-        outcomes = run.all()
-        short = short_gangs(problem, outcomes)
-        if not short:
-            if proves:
-                outcomes = [_with_proof(o) for o in outcomes]
-            return Solution(engine, tuple(outcomes), tuple(run.evictions))
-        for unit in problem.units:
-            if unit.gang is not None and unit.gang.name in short:
-                refused[unit.id] = short[unit.gang.name]
+    with _old_objects_left_alone():
+        while True:
+            run = Run(problem, budget, search, deadline, refused)
+            outcomes = run.all()
+            short = short_gangs(problem, outcomes)
+            if not short:
+                if proves:
+                    outcomes = [_with_proof(o) for o in outcomes]
+                return Solution(engine, tuple(outcomes), tuple(run.evictions))
+            for unit in problem.units:
+                if unit.gang is not None and unit.gang.name in short:
+                    refused[unit.id] = short[unit.gang.name]
+
+
+@contextlib.contextmanager
+def _old_objects_left_alone() -> Iterator[None]:
+    """No full pass of the cyclic garbage collector while the run lasts: a run makes many small objects,
+    and each full pass would walk the millions there are before it (the whole cluster's facts) again.
+    Young objects are still collected; the thresholds are put back after."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], _NEVER)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+# A count of young-generation passes that is never reached.
+_NEVER = 2**31 - 1
 
 
 def _with_proof(outcome: UnitOutcome) -> UnitOutcome:
@@ -110,6 +131,7 @@ class Run:
             if node is not None:
                 node.add_pod(pod)
         self.dra = DraContext(problem, search, budget, deadline)
+        self.dra.reuse = memo.ENABLED
         self.pods: dict[int, Pod] = {u.id: cluster.pending.get(u.id) or pseudo_pod(u) for u in problem.units}
         self.units = {self.pods[u.id].key: u for u in problem.units}
         self.nominated: dict[str, list[Pod]] = {}
@@ -140,6 +162,7 @@ class Run:
             self.frameworks[profile.scheduler_name] = fw
             self.cycles[profile.scheduler_name] = Cycle(fw, config.percentage_of_nodes_to_score, rng)
         self.current: int = -1  # the unit being scheduled
+        self.node_outcomes = NodeOutcomes({n.name: i for i, n in enumerate(self.snapshot.nodes)})
 
     # --- the queue ---------------------------------------------------------------------------------
 
@@ -249,7 +272,7 @@ class Run:
         deciders = [a for a in result.answers.values() if a.decided_by]
         decided_by = deciders[0].decided_by if deciders else ""
         note = "; ".join(a.note for a in deciders if a.note)
-        node_outcomes = self.node_outcomes(result, nodes)
+        node_outcomes = self.node_outcomes.of(result, nodes)
         if result.node:
             placed = replace(pod, node_name=result.node, nominated_node="")
             self.snapshot.by_name[result.node].add_pod(placed, result.mapped)
@@ -289,29 +312,14 @@ class Run:
             record=self.record(result, self.pods[unit.id], attempt, profile),
         )
 
-    def node_outcomes(self, result: CycleResult, nodes: Sequence[NodeInfo]) -> tuple[NodeOutcome, ...]:
-        out = []
-        for node in nodes:
-            answer = result.answers.get(node.name)
-            steps = answer.steps if answer is not None else 0
-            status = result.statuses.get(node.name)
-            if status is None and result.pre_filter and node.name not in result.filters:
-                reasons = tuple(result.pre_filter.values())
-                out.append(NodeOutcome(node.name, Status.UNSATISFIABLE, ", ".join(reasons), 0, reasons))
-            elif status is not None:
-                kind = Status.UNKNOWN if node.name in result.undecided else Status.UNSATISFIABLE
-                out.append(NodeOutcome(node.name, kind, status.message, steps, status.reasons))
-            elif node.name in result.filters:
-                out.append(NodeOutcome(node.name, Status.ALLOCATED, steps=steps))
-        return tuple(out)
-
     def record(self, result: CycleResult, pod: Pod, attempt: int, profile: str) -> Record:
         victims = tuple(e.victim.key for e in self.evictions if e.preemptor.key == pod.key)
         return Record(
             filters=result.filters,
             pre_filter=result.pre_filter,
-            scores={s.node: dict(s.plugin) for s in result.scores},
-            weighted={s.node: dict(s.weighted) for s in result.scores},
+            # NodeScores' maps are never changed: the record shares them.
+            scores={s.node: s.plugin for s in result.scores},
+            weighted={s.node: s.weighted for s in result.scores},
             totals={s.node: s.total for s in result.scores},
             selected=result.node,
             nominated=pod.nominated_node if not result.node else "",

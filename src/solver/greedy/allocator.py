@@ -6,6 +6,11 @@ is only sought after the (k-1)-th); every tentative choice reserves counters,
 capacity, compatibility-group narrowing and constraint state, and gives all of it
 back exactly when the search backtracks. The first complete solution wins.
 Errors carry the allocator's own wording so a Kubernetes user recognises them.
+
+What every search on the same Problem would work out again (device refs, what a
+pool's counters have left for a given set of allocated devices, capacity fits of
+unshared devices) comes from `shared`; a counter check looks only at the counters
+the device draws on, keeping count of how many of the pool's are exceeded.
 """
 
 from __future__ import annotations
@@ -17,8 +22,20 @@ from fractions import Fraction
 
 from ..attributes import DistinctState, MatchState
 from ..capacity import CapacityError, as_published, fit
-from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey
+from ..problem import (
+    AttrValue,
+    Claim,
+    Device,
+    InUse,
+    NodeView,
+    PoolView,
+    Problem,
+    SelectableTable,
+    Slot,
+    SlotKey,
+)
 from ..solution import ClaimAllocation, DeviceResult
+from .shared import Number, fold, shared
 
 
 class AllocationError(Exception):
@@ -80,14 +97,26 @@ class NodeAllocator:
         self.deadline = deadline
         self.on = problem.features.__contains__
         self.devices = problem.devices
-        self.pool_of: dict[int, PoolView] = {d: pv for pv in view.pools for d in pv.devices}
+        self.shared = shared(problem)
+        self.ref = self.shared.ref
+        self.pool_of: dict[int, PoolView] = self.shared.pool_of(view)
+        self.consumable = self.on("ConsumableCapacity")
+        self.fractional = self.on("FractionalCapacityRange")
+        self.bindable = self.on("DeviceBindingAndStatus")
+        self.table = problem.selectable if isinstance(problem.selectable, SelectableTable) else None
+        self.columns: dict[SlotKey, dict[int, bool | str | tuple[str]] | None] = {}
+        self.request_keys: dict[SlotKey, int] = {}
+        # By the pool view's id (the view holds its pools for as long as the search runs):
+        self.allocated: dict[int, tuple[int, ...]] = {}  # its allocated counter-drawing devices
+        self.rooms: dict[int, dict[str, dict[str, Number]]] = {}  # its counters left (shared)
+        self.over: dict[int, int] = {}  # its counters that what is allocated and chosen exceeds
+        self.consumed_counters: dict[int, dict[str, dict[str, Number]]] = {}  # set -> counter -> drawn
         self.slots: dict[SlotKey, _SlotData] = {}
         self.chosen: dict[tuple[int, int], int] = {}
         self.results: list[list[_Found]] = [[] for _ in self.claims]
         self.allocating: dict[str, set[int]] = {}  # device ref -> claim positions using it exclusively
         self.allocating_capacity: dict[str, dict[str, Fraction]] = {}
         self.allocating_shares: dict[str, int] = {}
-        self.consumed_counters: dict[str, dict[str, dict[str, Fraction]]] = {}  # pool -> set -> counter
         self.available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
         self.groups: dict[tuple[str, str], tuple[bool, bool, frozenset[str]]] = {}
         self.match: list[list[MatchState | DistinctState]] = []
@@ -181,29 +210,51 @@ class NodeAllocator:
     # --- facts ----------------------------------------------------------------------------------------
 
     def selectable(self, key: SlotKey, d: int) -> bool:
-        device = self.devices[d]
-        if not self.on("DeviceBindingAndStatus") and device.binding_conditions:
+        if not self.bindable and self.devices[d].binding_conditions:
             return False
-        outcome = self.p.selectable.get((key, d), False)
+        outcome = self._outcome(key, d)
         if isinstance(outcome, str):
             raise AllocationError(outcome)
         if not outcome:
             return False
         return d not in self.view.unreachable
 
+    def _outcome(self, key: SlotKey, d: int) -> bool | str:
+        """problem.selectable's outcome for the pair, read straight from the slot's column of a table."""
+        if self.table is None:
+            return self.p.selectable.get((key, d), False)
+        if key in self.columns:
+            column = self.columns[key]
+        else:
+            bound = self.table.slots.get(key)
+            column = self.columns[key] = self.table.columns[bound[0]] if bound is not None else None
+        if column is None:
+            return False
+        outcome = column.get(d, False)
+        # A selector's error is worded with its claim on lookup.
+        return self.table[(key, d)] if isinstance(outcome, tuple) else outcome
+
     def capacity_fit(
         self, key: SlotKey, d: int, claim: Claim, fresh: bool = False
     ) -> dict[str, Fraction] | None:
         device = self.devices[d]
         slot = self.p.slot(key)
-        try:
-            return fit(
-                device,
-                slot.capacity_requests,
-                {} if fresh else self.in_use.shared_capacity.get(device.ref, {}),
-                {} if fresh else self.allocating_capacity.get(device.ref, {}),
-                self.on("FractionalCapacityRange"),
+        ref = self.ref(d)
+        existing = {} if fresh else self.in_use.shared_capacity.get(ref, {})
+        allocating = {} if fresh else self.allocating_capacity.get(ref, {})
+        if not existing and not allocating:
+            # No share to count: the same answer for every search (kept per device and request).
+            if key not in self.request_keys:
+                requests = slot.capacity_requests
+                self.request_keys[key] = self.shared.requests_id(requests)
+            consumed, failed = self.shared.fit_alone(
+                device, slot.capacity_requests, self.request_keys[key], self.fractional
             )
+            if failed is not None:
+                raise AllocationError(f"claim {claim.ref}, request {slot.result_name}: {failed}")
+            return consumed
+        try:
+            return fit(device, slot.capacity_requests, existing, allocating, self.fractional)
         except CapacityError as e:
             raise AllocationError(f"claim {claim.ref}, request {slot.result_name}: {e}") from None
 
@@ -229,15 +280,19 @@ class NodeAllocator:
 
     # --- counters -------------------------------------------------------------------------------------
 
+    def allocated_in(self, pool: PoolView) -> tuple[int, ...]:
+        """The pool's counter-drawing devices allocated already (in pool order)."""
+        found = self.allocated.get(id(pool))
+        if found is None:
+            found = self.allocated[id(pool)] = self.shared.allocated(pool, self.in_use)
+        return found
+
     def available(self, pool: PoolView) -> dict[str, dict[str, Fraction]]:
         cached = self.available_counters.get(pool.ref)
         if cached is None:
             cached = {name: dict(counters) for name, counters in pool.counter_sets.items()}
-            for d in pool.counter_devices:
-                device = self.devices[d]
-                if not self.in_use.allocated(device.ref):
-                    continue
-                for use in device.consumes:
+            for d in self.allocated_in(pool):
+                for use in self.devices[d].consumes:
                     counter_set = cached.get(use.counter_set, {})
                     for counter, value in use.counters.items():
                         if counter in counter_set:
@@ -245,24 +300,40 @@ class NodeAllocator:
             self.available_counters[pool.ref] = cached
         return cached
 
+    def room(self, pool: PoolView) -> dict[str, dict[str, Number]]:
+        """`available` as the search compares it (shared, never changed); `over` starts counting the
+        counters already exceeded."""
+        found = self.rooms.get(id(pool))
+        if found is None:
+            found, self.over[id(pool)] = self.shared.room(pool, self.allocated_in(pool))
+            self.rooms[id(pool)] = found
+        return found
+
     def take_counters(self, device: Device, sign: int) -> None:
+        """Adds (or gives back) what the device draws; `over` follows how many of the pool's counters the
+        chosen devices exceed, so that a check looks only at the counters the device changes."""
         pool = self.pool_of[device.id]
-        consumed = self.consumed_counters.setdefault(pool.ref, {})
-        for use in device.consumes:
-            counters = consumed.setdefault(use.counter_set, {})
-            for counter, value in use.counters.items():
-                counters[counter] = counters.get(counter, Fraction(0)) + sign * value
+        left = self.room(pool)
+        consumed = self.consumed_counters.setdefault(id(pool), {})
+        over = self.over[id(pool)]
+        for name, draws in self.shared.draws(device.id):
+            counters = consumed.setdefault(name, {})
+            limits = left.get(name)
+            for counter, value in draws:
+                old = counters.get(counter, 0)
+                new = old + value if sign > 0 else old - value
+                counters[counter] = new
+                limit = limits.get(counter) if limits is not None else None
+                if limit is not None:
+                    over += (limit < new) - (limit < old)
+        self.over[id(pool)] = over
 
     def counters_fit(self, device: Device) -> bool:
-        pool = self.pool_of[device.id]
-        available = self.available(pool)
+        """Every counter of the device's pool covers what is allocated and chosen, the device included."""
         self.take_counters(device, +1)
-        consumed = self.consumed_counters[pool.ref]
-        for name, counters in available.items():
-            for counter, value in counters.items():
-                if value < consumed.get(name, {}).get(counter, Fraction(0)):
-                    self.take_counters(device, -1)
-                    return False
+        if self.over[id(self.pool_of[device.id])]:
+            self.take_counters(device, -1)
+            return False
         return True
 
     # --- compatibility groups -------------------------------------------------------------------------
@@ -270,15 +341,7 @@ class NodeAllocator:
     def group_state(self, pool: PoolView, counter_set: str) -> tuple[bool, bool, frozenset[str]]:
         key = (pool.ref, counter_set)
         if key not in self.groups:
-            state = (False, False, frozenset[str]())
-            for d in pool.counter_devices:
-                device = self.devices[d]
-                if not self.in_use.allocated(device.ref):
-                    continue
-                for use in device.consumes:
-                    if use.counter_set == counter_set:
-                        state = fold(state, frozenset(use.groups))
-            self.groups[key] = state
+            self.groups[key] = self.shared.seed(pool, self.allocated_in(pool), counter_set)
         return self.groups[key]
 
     def take_groups(self, device: Device) -> Undo | None:
@@ -306,11 +369,8 @@ class NodeAllocator:
         """With the feature off, a device may not join a counter set whose allocated peer declared groups."""
         pool = self.pool_of[device.id]
         sets = {use.counter_set for use in device.consumes}
-        for d in pool.counter_devices:
-            peer = self.devices[d]
-            if self.in_use.allocated(peer.ref) and any(
-                u.groups and u.counter_set in sets for u in peer.consumes
-            ):
+        for d in self.allocated_in(pool):
+            if any(u.groups and u.counter_set in sets for u in self.devices[d].consumes):
                 return True
         return False
 
@@ -320,7 +380,7 @@ class NodeAllocator:
         claim = self.claims[ci]
         slot = data.slot
         device = self.devices[d]
-        ref = device.ref
+        ref = self.ref(d)
         multi = self.multi(device)
         admin = bool(slot.admin_access)
         if not multi and admin and ci in self.allocating.get(ref, ()):
@@ -467,11 +527,16 @@ class NodeAllocator:
     ) -> bool:
         admin = bool(data.slot.admin_access)
         pools = self.view.pools
+        claim = self.claims[ci]
+        key = data.key
+        exclusive = self.in_use.exclusive
+        allocating = self.allocating
         for pi in range(start[0], len(pools)):
             pool = pools[pi]
             if pool.state != "complete":
                 continue
             first = start[1] if pi == start[0] else 0
+            pool_refs = self.shared.device_refs(pool)
             for index in range(first, len(pool.devices)):
                 d = pool.devices[index]
                 self.tried += 1
@@ -480,14 +545,15 @@ class NodeAllocator:
                 # The clock is read now and then only: a step can scan thousands of devices.
                 if self.deadline is not None and not self.tried & 1023 and time.monotonic() > self.deadline:
                     raise BudgetExceeded()
-                ref = self.devices[d].ref
-                if admin and ci in self.allocating.get(ref, ()):
+                ref = pool_refs[index]
+                if admin:
+                    if ci in allocating.get(ref, ()):
+                        continue
+                elif ref in exclusive or allocating.get(ref):
                     continue
-                if not admin and self.in_use_by_any(ref):
+                if not self.selectable(key, d):
                     continue
-                if not self.selectable(data.key, d):
-                    continue
-                if self.on("ConsumableCapacity") and self.capacity_fit(data.key, d, self.claims[ci]) is None:
+                if self.consumable and self.capacity_fit(key, d, claim) is None:
                     continue
                 undo = self.allocate_device(ci, data, d, False)
                 if undo is None:
@@ -559,18 +625,6 @@ def admits(state: tuple[bool, bool, frozenset[str]], groups: frozenset[str]) -> 
     if all_empty:
         return False
     return bool(common & groups)
-
-
-def fold(
-    state: tuple[bool, bool, frozenset[str]], groups: frozenset[str]
-) -> tuple[bool, bool, frozenset[str]]:
-    """The state after a device with `groups` joins (seeding from allocated peers folds them in order)."""
-    has_members, all_empty, common = state
-    if not has_members:
-        return (True, not groups, groups)
-    if all_empty or not groups:
-        return state
-    return (True, False, common & groups)
 
 
 def _taint_blocks(device: Device, slot: Slot) -> bool:

@@ -18,6 +18,7 @@ from functools import cached_property
 from ...translate.dra.build import Built
 from ...translate.dra.devices import DeviceTable, SliceInfo
 from ...translate.dra.pools import gather
+from ...translate.objects import slice_spec
 from ..problem import Device, Node, Placement, PoolView, Problem
 from .request import PoolRequest
 
@@ -62,8 +63,7 @@ class PoolFacts:
     def partition_attribute(self, d: int) -> str:
         """The partitionTypeAttribute the device's own slice declares ("" when it declares none)."""
         s, _ = self.published[d]
-        spec = s.obj.model.spec  # type: ignore[attr-defined]
-        return str(spec.partition_type_attribute or "")
+        return str(slice_spec(s.obj).partition_type_attribute or "")
 
     def capacity_text(self, d: int, name: str) -> str:
         s, i = self.published[d]

@@ -51,7 +51,9 @@ class AttributeValue(NamedTuple):
 
     @classmethod
     def of(cls, model: Any) -> AttributeValue:
-        """From a client model (V1DeviceAttribute) or a plain mapping."""
+        """From a client model (V1DeviceAttribute), a plain mapping, or itself."""
+        if isinstance(model, AttributeValue):
+            return model
 
         # A pydantic model keeps its fields in __dict__: reading that is far cheaper than getattr on
         # 8 names for each of the hundreds of thousands of attributes a large cluster publishes.
@@ -84,6 +86,9 @@ class DeviceInput:
     allow_multiple_allocations: bool | None = None
     # device_problem per feature set: it depends on the device alone, and every evaluation asks.
     problems: dict[Any, CelRuntimeError | None] = field(default_factory=dict, compare=False, repr=False)
+    # Set when every attribute is a scalar: the problem is then the same under every feature set (only
+    # list values depend on them), and whoever built the input already knows it.
+    scalar_problem: CelRuntimeError | bool | None = field(default=False, compare=False, repr=False)
 
     @classmethod
     def of(cls, driver: str, device: Any) -> DeviceInput:
@@ -245,7 +250,7 @@ def _value_at(variable: dict[str, Any], path: Path) -> Any:
     return _canonical(current)
 
 
-def _input_at(device: DeviceInput, path: Path) -> Any:
+def input_at(device: DeviceInput, path: Path) -> Any:
     """The same key part as `_value_at`, read straight from the input (no CEL values built)."""
     head = path[0]
     if head == "driver":
@@ -281,6 +286,8 @@ def _hidden(attr: AttributeValue, features: Features) -> bool:
 
 def device_problem(device: DeviceInput, features: Features) -> CelRuntimeError | None:
     """The error every selector gets on this device (an attribute CEL cannot represent), if any."""
+    if device.scalar_problem is not False:
+        return device.scalar_problem  # type: ignore[return-value]
     if features in device.problems:
         return device.problems[features]
     found = None
@@ -316,6 +323,9 @@ class Selector:
         self.cost_limit = cost_limit
         self.cache: dict[Any, tuple[bool, CelRuntimeError | None]] = {}
         self.evaluations = 0
+        # The memo key lists the values read in path order (paths are distinct: the order is theirs).
+        reads = self.compiled.reads
+        self.ordered_reads = tuple(sorted(reads)) if reads is not None else None
 
     @property
     def error(self) -> CelCompileError | None:
@@ -339,10 +349,9 @@ class Selector:
             if problem is not None:
                 raise problem
             variable = None
+            ordered = self.ordered_reads
             key = (
-                ("device", device)
-                if reads is None
-                else tuple(sorted((p, _input_at(device, p)) for p in reads))
+                ("device", device) if ordered is None else tuple([(p, input_at(device, p)) for p in ordered])
             )
         cached = self.cache.get(key) if reads is not None or variable is not None else None
         if cached is None:

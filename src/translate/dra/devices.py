@@ -25,10 +25,11 @@ from ...solver.problem import (
     Taint,
 )
 from ..cel.selector import AttributeValue, DeviceInput
-from ..objects import KubeObject, ObjectSet
+from ..objects import KubeObject, LazySlice, ObjectSet, slice_spec
 from ..quantity import QuantityError
 from .amounts import located, quantity
 from .node_allocatable import device_node_allocatable
+from .raw_devices import RawDevices
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ def _pools_near(slices: Sequence[KubeObject], node: str) -> set[tuple[str, str]]
     """The pools with a slice the node could see: published for it or for no node in particular."""
     out = set()
     for obj in slices:
-        spec = obj.model.spec  # type: ignore[attr-defined]
+        spec = slice_spec(obj)
         if not spec.node_name or spec.node_name == node:
             out.add((spec.driver, spec.pool.name))
     return out
@@ -180,25 +181,40 @@ def build_devices(
     slices = objects.of_kind("ResourceSlice")
     if node is not None:
         near = _pools_near(slices, node)
-        slices = [o for o in slices if (o.model.spec.driver, o.model.spec.pool.name) in near]  # type: ignore[attr-defined]
+        slices = [o for o in slices if (slice_spec(o).driver, slice_spec(o).pool.name) in near]
+    raw = RawDevices()
     for obj in sorted(slices, key=lambda o: o.name):
         try:
-            _add_slice(table, obj, rules, device_taints, node_allocatable)
+            _add_slice(table, obj, rules, device_taints, node_allocatable, raw)
         except QuantityError as e:
             raise located([obj], e) from e
     return table
 
 
 def _add_slice(
-    table: DeviceTable, obj: KubeObject, rules: list[KubeObject], device_taints: bool, node_allocatable: bool
+    table: DeviceTable,
+    obj: KubeObject,
+    rules: list[KubeObject],
+    device_taints: bool,
+    node_allocatable: bool,
+    raw: RawDevices,
 ) -> None:
     """One slice's devices, and its counter sets, into the table."""
-    spec = obj.model.spec  # type: ignore[attr-defined]
+    spec = slice_spec(obj)
     per_device = bool(spec.per_device_node_selection)
     skip = tuple(spec.skip_node_operations or ())
     ids: list[int] = []
     grouped = False
-    for index, device in enumerate(spec.devices or ()):
+    models: Any = spec.devices
+    if isinstance(obj, LazySlice):
+        if obj.built:
+            models = obj.model.spec.devices  # type: ignore[attr-defined]
+        else:
+            placement = Placement() if per_device else placement_of(spec)
+            driver, pool = spec.driver, spec.pool.name
+            named = (lambda name: tuple(_rule_taints(rules, driver, pool, name))) if rules else None
+            ids = raw.add(table.devices, table.inputs, obj, spec, placement, per_device, skip, named)
+    for index, device in enumerate(models or ()):
         taints = [_taint(t) for t in device.taints or ()] if device_taints else []
         taints += _rule_taints(rules, spec.driver, spec.pool.name, device.name)
         consumes = tuple(

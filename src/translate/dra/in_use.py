@@ -41,10 +41,7 @@ def in_use(allocated_claims: Iterable[Any], consumable_capacity: bool) -> InUse:
 def held_devices(objects: Any, table: Any) -> dict[str, tuple[tuple[int, str], ...]]:
     """Pod (namespace/name) -> the devices, (id, driver/pool/device), that claims reserved for that pod
     alone hold exclusively: freed when the pod is evicted."""
-    ids: dict[str, list[int]] = {}
-    for device in table.devices:
-        ids.setdefault(device.ref, []).append(device.id)
-    out: dict[str, list[tuple[int, str]]] = {}
+    held: list[tuple[str, str]] = []
     for obj in objects.of_kind("ResourceClaim"):
         status = obj.model.status
         allocation = status.allocation if status is not None else None
@@ -57,6 +54,16 @@ def held_devices(objects: Any, table: Any) -> dict[str, tuple[tuple[int, str], .
         for result in allocation.devices.results or ():
             if result.admin_access or result.share_id:
                 continue
-            ref = f"{result.driver}/{result.pool}/{result.device}"
-            out.setdefault(owner, []).extend((d, ref) for d in ids.get(ref, [-1]))
+            held.append((owner, f"{result.driver}/{result.pool}/{result.device}"))
+    if not held:
+        return {}  # most runs: no need to name every device of a large cluster
+    wanted = {ref for _, ref in held}
+    ids: dict[str, list[int]] = {}
+    for device in table.devices:
+        ref = device.ref
+        if ref in wanted:
+            ids.setdefault(ref, []).append(device.id)
+    out: dict[str, list[tuple[int, str]]] = {}
+    for owner, ref in held:
+        out.setdefault(owner, []).extend((d, ref) for d in ids.get(ref, [-1]))
     return {pod: tuple(devices) for pod, devices in out.items()}

@@ -15,7 +15,8 @@ from ...errors import CelError
 from ...solver.problem import AttrValue, Claim, Device, Selectable, SelectableTable, SlotKey
 from ..cel.environment import Features
 from ..cel.library.semver import Semver
-from ..cel.selector import DeviceInput, Selector, evaluate_value
+from ..cel.reads import Path
+from ..cel.selector import DeviceInput, Selector, device_problem, evaluate_value, input_at
 
 
 class SelectorCache:
@@ -102,8 +103,20 @@ def _column(
     class_exprs = list(enumerate(class_selectors.get(device_class, [])))
     requested = [(i, e) for i, e in enumerate(request_exprs) if e]
     out: dict[int, Selectable | tuple[str]] = {}
+    # The column's verdict is a function of the values its selectors read (as each selector's own memo
+    # assumes): devices that agree on all of them share it, decided once. Errors name their device,
+    # so a device with one is decided on its own.
+    reads = _reads([cache.get(e) for _, e in class_exprs + requested])
+    verdicts: dict[tuple[Any, ...], Selectable] = {}
     for d in device_ids:
         device, cel = devices[d], inputs[d]
+        key = None
+        if reads is not None and device_problem(cel, cache.features) is None:
+            key = tuple([input_at(cel, p) for p in reads])
+            known = verdicts.get(key)
+            if known is not None:
+                out[d] = known
+                continue
         result = _run(class_exprs, device, cel, cache)
         if isinstance(result, str):
             out[d] = f"class {device_class}: {result}"
@@ -114,7 +127,20 @@ def _column(
                 out[d] = (result,)
                 continue
         out[d] = result
+        if key is not None:
+            verdicts[key] = result
     return out
+
+
+def _reads(selectors: list[Selector]) -> tuple[Path, ...] | None:
+    """Every device path the selectors read, in one order; None when one may read the whole device or
+    does not compile."""
+    paths: set[Path] = set()
+    for selector in selectors:
+        if selector.error is not None or selector.ordered_reads is None:
+            return None
+        paths.update(selector.ordered_reads)
+    return tuple(sorted(paths))
 
 
 def attr_of(value: Any) -> AttrValue | None:

@@ -22,14 +22,14 @@ from ...solver.taints.facts import (
     RuleSelector,
     TaintRule,
 )
-from ..objects import KubeObject, ObjectSet
+from ..objects import KubeObject, ObjectSet, shell_of
 from .claims import toleration
 from .devices import _taint, build_devices
 from .pods import ClaimResolver, ClaimSource
 
 
 def _created(obj: KubeObject) -> str:
-    created = getattr(obj.model, "metadata", None)
+    created = getattr(shell_of(obj), "metadata", None)
     stamp = getattr(created, "creation_timestamp", None)
     return stamp.isoformat() if stamp is not None else ""
 

@@ -10,7 +10,7 @@ from ...errors import InputError
 from ...features import FeatureGates
 from ...solver.node.problem import APP, INIT, SIDECAR, ContainerFacts, DeviceGroup, PodFacts
 from ..go_strings import go_quote
-from ..objects import KubeObject, ObjectSet
+from ..objects import KubeObject, LazySlice, ObjectSet
 from ..quantity import Quantity, QuantityError
 from ..quantity_fields import quantity_values
 
@@ -209,6 +209,9 @@ def _claim_devices(
 def _device_numa(objects: ObjectSet) -> dict[tuple[str, str, str], frozenset[int]]:
     out: dict[tuple[str, str, str], frozenset[int]] = {}
     for obj in objects.of_kind("ResourceSlice"):
+        if isinstance(obj, LazySlice) and not obj.built:
+            _raw_numa(obj, out)
+            continue
         spec: Any = getattr(obj.model, "spec", None)
         if spec is None:
             continue
@@ -222,3 +225,14 @@ def _device_numa(objects: ObjectSet) -> dict[tuple[str, str, str], frozenset[int
                 nodes = frozenset() if value is None else frozenset({int(value)})
             out[(spec.driver, spec.pool.name, device.name)] = nodes
     return out
+
+
+def _raw_numa(obj: LazySlice, out: dict[tuple[str, str, str], frozenset[int]]) -> None:
+    """The same, from plain devices (whose attributes are scalars)."""
+    spec = obj.shell.spec  # type: ignore[attr-defined]
+    for device in obj.raw_devices:
+        attribute = (device.get("attributes") or {}).get(NUMA_ATTRIBUTE)
+        value = attribute.get("int") if attribute is not None else None
+        out[(spec.driver, spec.pool.name, device["name"])] = (
+            frozenset() if value is None else frozenset({int(value)})
+        )

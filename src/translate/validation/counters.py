@@ -6,7 +6,7 @@ helpers in kubernetes/kubernetes `pkg/apis/resource/validation/validation.go`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 
 from kubernetes.client.models import V1CounterSet, V1DeviceCounterConsumption
@@ -30,8 +30,15 @@ RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION = 32
 DEVICE_COMPATIBILITY_GROUPS_MAX_SIZE = 2
 
 
+def _model_value(counter: object) -> object:
+    return getattr(counter, "value", None)
+
+
 def _validate_counters(
-    counters: Mapping[str, object] | None, limit: int, path: FieldPath
+    counters: Mapping[str, object] | None,
+    limit: int,
+    path: FieldPath,
+    value_of: Callable[[object], object] = _model_value,
 ) -> list[FieldError]:
     if not counters:
         return [required(path)]
@@ -40,7 +47,7 @@ def _validate_counters(
     errs: list[FieldError] = []
     for name, counter in counters.items():
         errs.extend(validate_dns1123_label(name, path))
-        value = getattr(counter, "value", None)
+        value = value_of(counter)
         if isinstance(value, str):
             errs.extend(
                 validate_quantity(value, (*path, truncate_key(name, DNS1123_LABEL_MAX_LENGTH), "value"))[1]
@@ -62,20 +69,27 @@ def _validate_counter_set(counter_set: V1CounterSet, path: FieldPath) -> list[Fi
     return errs
 
 
-def _validate_counter_consumption(
-    consumption: V1DeviceCounterConsumption, path: FieldPath
+def counter_consumption_errors(
+    counter_set: str,
+    counters: Mapping[str, object] | None,
+    compatibility_groups: Sequence[str],
+    path: FieldPath,
+    value_of: Callable[[object], object] = _model_value,
 ) -> list[FieldError]:
-    errs = _validate_counter_set_name(consumption.counter_set, (*path, "counterSet"))
+    """One entry of a device's `consumesCounters`, from its parts (`value_of` reads a counter's
+    quantity, from a model or from a map as read)."""
+    errs = _validate_counter_set_name(counter_set, (*path, "counterSet"))
     errs.extend(
         _validate_counters(
-            consumption.counters,
+            counters,
             RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION,
             (*path, "counters"),
+            value_of,
         )
     )
     errs.extend(
         validate_list(
-            consumption.compatibility_groups or [],
+            compatibility_groups,
             (*path, "compatibilityGroups"),
             validate_dns1123_label,
             limit=DEVICE_COMPATIBILITY_GROUPS_MAX_SIZE,
@@ -83,6 +97,14 @@ def _validate_counter_consumption(
         )
     )
     return errs
+
+
+def _validate_counter_consumption(
+    consumption: V1DeviceCounterConsumption, path: FieldPath
+) -> list[FieldError]:
+    return counter_consumption_errors(
+        consumption.counter_set, consumption.counters, consumption.compatibility_groups or [], path
+    )
 
 
 def validate_shared_counters(

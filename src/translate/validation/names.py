@@ -113,6 +113,11 @@ def byte_len(value: str) -> int:
 
 
 def is_dns1123_label(value: str, wording: Wording = API_SERVER) -> list[str]:
+    return list(_dns1123_label_problems(value, wording))
+
+
+@functools.lru_cache(maxsize=8192)  # device and counter names repeat on every node of a cluster
+def _dns1123_label_problems(value: str, wording: Wording) -> tuple[str, ...]:
     errs: list[str] = []
     if byte_len(value) > DNS1123_LABEL_MAX_LENGTH:
         errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH, wording))
@@ -122,7 +127,7 @@ def is_dns1123_label(value: str, wording: Wording = API_SERVER) -> list[str]:
             errs.append("must not contain dots")
         else:
             errs.append(regex_error(_LABEL_MSG, _LABEL_FMT, "my-name", "123-abc"))
-    return errs
+    return tuple(errs)
 
 
 def is_dns1123_subdomain(value: str, wording: Wording = API_SERVER) -> list[str]:

@@ -10,7 +10,10 @@ live next door: `slice_device` (one device), `capacity` (request policies),
 
 from __future__ import annotations
 
-from kubernetes.client.models import V1ResourceSlice, V1ResourceSliceSpec
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from kubernetes.client.models import V1DeviceAttribute, V1ResourceSlice, V1ResourceSliceSpec
 
 from ...errors import FieldPath
 from . import FieldError, ValidationContext
@@ -18,6 +21,7 @@ from .counters import validate_shared_counters
 from .device_binding import validate_skip_node_operations
 from .list_rules import validate_list
 from .names import (
+    Raw,
     invalid,
     required,
     validate_driver_name,
@@ -33,12 +37,24 @@ RESOURCE_SLICE_MAX_DEVICES = 128
 RESOURCE_SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES = 64
 
 
-def _validate_partition_type_attribute(spec: V1ResourceSliceSpec, path: FieldPath) -> list[FieldError]:
+# The attributes of each device that consumes counters, by its index (models or maps as read).
+Consumers = Sequence[tuple[int, Mapping[str, Any]]]
+# How a non-string attribute is shown in the error (None for a string attribute: no error).
+ShowNonString = Callable[[Any], Raw | None]
+
+
+def max_devices(advanced: bool) -> int:
+    """How many devices a slice may hold, `advanced` when one uses taints, counters or list attributes."""
+    return RESOURCE_SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES if advanced else RESOURCE_SLICE_MAX_DEVICES
+
+
+def _validate_partition_type_attribute(
+    spec: V1ResourceSliceSpec, path: FieldPath, consumers: Consumers, show: ShowNonString
+) -> list[FieldError]:
     name = spec.partition_type_attribute or ""
     attr_field: FieldPath = (*path, "partitionTypeAttribute")
     errs = validate_fully_qualified_name(name, attr_field)
-    devices = spec.devices or []
-    if not any(device.consumes_counters for device in devices):
+    if not consumers:
         errs.append(
             invalid(
                 attr_field, name, "may only be set on a slice which declares devices that consume counters"
@@ -50,10 +66,7 @@ def _validate_partition_type_attribute(spec: V1ResourceSliceSpec, path: FieldPat
         return errs
     # An attribute in the driver's own domain may also be written without the domain.
     bare = name.removeprefix(spec.driver + "/")
-    for i, device in enumerate(devices):
-        if not device.consumes_counters:
-            continue
-        attrs = device.attributes or {}
+    for i, attrs in consumers:
         attr = attrs.get(name) or attrs.get(bare)
         attr_path: FieldPath = (*path, "devices", i, "attributes", name)
         if attr is None:
@@ -64,19 +77,51 @@ def _validate_partition_type_attribute(spec: V1ResourceSliceSpec, path: FieldPat
                     "so it must be set",
                 )
             )
-        elif attr.string is None:
+            continue
+        shown = show(attr)
+        if shown is not None:
             errs.append(
                 invalid(
                     attr_path,
-                    attribute_json(attr),
+                    shown,
                     "must be a string value because `partitionTypeAttribute` names this attribute",
                 )
             )
     return errs
 
 
+def _show_model_attribute(attr: V1DeviceAttribute) -> Raw | None:
+    return attribute_json(attr) if attr.string is None else None
+
+
 def validate_resource_slice(obj: V1ResourceSlice, ctx: ValidationContext) -> list[FieldError]:
     """What the API server rejects when a ResourceSlice is created."""
+    spec = obj.spec
+    devices = spec.devices or []
+    advanced = has_list_attributes(devices) or any(d.taints or d.consumes_counters for d in devices)
+    per_device = bool(spec.per_device_node_selection)
+    device_errors = validate_list(
+        devices,
+        ("spec", "devices"),
+        lambda device, device_path: validate_device(device, device_path, per_device, ctx),
+        limit=max_devices(advanced),
+        key=lambda device: device.name,
+    )
+
+    def consumers() -> Consumers:
+        return [(i, d.attributes or {}) for i, d in enumerate(devices) if d.consumes_counters]
+
+    return slice_errors(obj, device_errors, consumers, _show_model_attribute)
+
+
+def slice_errors(
+    obj: V1ResourceSlice,
+    device_errors: list[FieldError],
+    consumers: Callable[[], Consumers],
+    show: ShowNonString,
+) -> list[FieldError]:
+    """The slice's errors in the API server's order, with those of its `devices` list (found from
+    models or from maps as read) in their place; `consumers` is asked only when needed."""
     errs = validate_object_meta(obj.metadata, namespaced=False)
     spec = obj.spec
     path: FieldPath = ("spec",)
@@ -98,25 +143,9 @@ def validate_resource_slice(obj: V1ResourceSlice, ctx: ValidationContext) -> lis
     errs.extend(validate_slice_node_selection(spec, path))
     if spec.shared_counters is not None and spec.devices is not None:
         errs.append(invalid(path, "", "only one of `sharedCounters` or `devices` is allowed"))
-
-    devices = spec.devices or []
-    advanced = has_list_attributes(devices) or any(d.taints or d.consumes_counters for d in devices)
-    max_devices = (
-        RESOURCE_SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES if advanced else RESOURCE_SLICE_MAX_DEVICES
-    )
-    per_device = bool(spec.per_device_node_selection)
-    errs.extend(
-        validate_list(
-            devices,
-            (*path, "devices"),
-            lambda device, device_path: validate_device(device, device_path, per_device, ctx),
-            limit=max_devices,
-            key=lambda device: device.name,
-        )
-    )
+    errs.extend(device_errors)
     errs.extend(validate_shared_counters(spec.shared_counters, (*path, "sharedCounters")))
-
     if spec.partition_type_attribute is not None:
-        errs.extend(_validate_partition_type_attribute(spec, path))
+        errs.extend(_validate_partition_type_attribute(spec, path, consumers(), show))
     errs.extend(validate_skip_node_operations(spec.skip_node_operations, (*path, "skipNodeOperations")))
     return errs

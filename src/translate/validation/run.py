@@ -10,7 +10,7 @@ from ...errors import FieldPath, Problem
 from ...features import ALL_ON, FeatureGates
 from ..cel.environment import Features
 from ..cel.selector import compile_error_text
-from ..objects import KubeObject, ObjectSet
+from ..objects import KubeObject, LazySlice, ObjectSet
 from ..quantity_fields import quantity_values
 from . import FieldError, ValidationContext
 from .names import validate_dns1123_label, validate_quantity
@@ -90,6 +90,14 @@ def validate_quantities(obj: KubeObject) -> list[FieldError]:
 
 def object_errors(obj: KubeObject, ctx: Context) -> Iterator[FieldError]:
     validator = _validators().get(obj.kind)
+    if isinstance(obj, LazySlice) and not obj.built:
+        # Without a model per device; None when only the full model can tell.
+        from .slice_raw import validate_resource_slice_raw
+
+        errors = validate_resource_slice_raw(obj.raw, obj.shell, ctx)  # type: ignore[arg-type]
+        if errors is not None:
+            yield from errors
+            validator = None
     if validator is not None:
         yield from validator(obj.model, ctx)
     if obj.info.group != "resource.k8s.io":

@@ -82,19 +82,28 @@ def _validate_version_value(value: str, path: FieldPath) -> list[FieldError]:
     return errs
 
 
+def scalar_attribute_errors(kind: str, value: object, path: FieldPath) -> list[FieldError]:
+    """The checks of one scalar attribute value (`kind` is its field: bool, int, string or version);
+    the errors' paths start with `path`, the attribute's."""
+    if kind == "string" and isinstance(value, str):
+        return _validate_string_value(value, (*path, "string"))
+    if kind == "version" and isinstance(value, str):
+        return _validate_version_value(value, (*path, "version"))
+    return []
+
+
 def _validate_attribute(attr: V1DeviceAttribute, path: FieldPath) -> list[FieldError]:
     errs: list[FieldError] = []
     set_fields = 0
-    if attr.bool is not None:
-        set_fields += 1
-    if attr.int is not None:
-        set_fields += 1
-    if attr.string is not None:
-        set_fields += 1
-        errs.extend(_validate_string_value(attr.string, (*path, "string")))
-    if attr.version is not None:
-        set_fields += 1
-        errs.extend(_validate_version_value(attr.version, (*path, "version")))
+    for kind, value in (
+        ("bool", attr.bool),
+        ("int", attr.int),
+        ("string", attr.string),
+        ("version", attr.version),
+    ):
+        if value is not None:
+            set_fields += 1
+            errs.extend(scalar_attribute_errors(kind, value, path))
     for name, values, go_type in (
         ("bools", attr.bools, "[]bool"),
         ("ints", attr.ints, "[]int64"),
@@ -119,24 +128,24 @@ def _validate_attribute(attr: V1DeviceAttribute, path: FieldPath) -> list[FieldE
     return errs
 
 
-def validate_device(
-    device: V1Device, path: FieldPath, per_device_node_selection: bool, ctx: ValidationContext
-) -> list[FieldError]:
-    errs = validate_dns1123_label(device.name, (*path, "name"))
-    attributes = device.attributes or {}
-    capacities = device.capacity or {}
-    # The combined limits are reported once for the device, not per entry.
-    combined = len(attributes) + len(capacities)
-    if combined > RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE:
+def attribute_key(key: str) -> str:
+    """An attribute or capacity name as error paths show it."""
+    return truncate_key(key, ATTRIBUTE_KEY_MAX_LENGTH)
+
+
+def device_size_errors(path: FieldPath, entries: int, values: int) -> list[FieldError]:
+    """The combined limits of a device (attributes and capacities; attribute values), reported once
+    for the device, not per entry."""
+    errs: list[FieldError] = []
+    if entries > RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE:
         errs.append(
             invalid(
                 path,
-                combined,
+                entries,
                 "the total number of attributes and capacities must not exceed "
                 f"{RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE}",
             )
         )
-    values = _attribute_value_count(device)
     if values > RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES_PER_DEVICE:
         errs.append(
             invalid(
@@ -146,17 +155,25 @@ def validate_device(
                 f"{RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES_PER_DEVICE}",
             )
         )
+    return errs
+
+
+def validate_device(
+    device: V1Device, path: FieldPath, per_device_node_selection: bool, ctx: ValidationContext
+) -> list[FieldError]:
+    errs = validate_dns1123_label(device.name, (*path, "name"))
+    attributes = device.attributes or {}
+    capacities = device.capacity or {}
+    errs.extend(device_size_errors(path, len(attributes) + len(capacities), _attribute_value_count(device)))
     attrs_path: FieldPath = (*path, "attributes")
     for key, attr in attributes.items():
         errs.extend(validate_resource_qualified_name(key, attrs_path))
-        errs.extend(_validate_attribute(attr, (*attrs_path, truncate_key(key, ATTRIBUTE_KEY_MAX_LENGTH))))
+        errs.extend(_validate_attribute(attr, (*attrs_path, attribute_key(key))))
     cap_path: FieldPath = (*path, "capacity")
     multi = bool(device.allow_multiple_allocations)
     for key, capacity in capacities.items():
         errs.extend(validate_resource_qualified_name(key, cap_path))
-        errs.extend(
-            validate_capacity(capacity, multi, (*cap_path, truncate_key(key, ATTRIBUTE_KEY_MAX_LENGTH)), ctx)
-        )
+        errs.extend(validate_capacity(capacity, multi, (*cap_path, attribute_key(key)), ctx))
     errs.extend(
         validate_list(
             device.taints or [], (*path, "taints"), validate_device_taint, limit=DEVICE_TAINTS_MAX_LENGTH

@@ -13,14 +13,15 @@ not fitting.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...node_fit import shortfalls, unit_demand
 from ...problem import Claim, Unit
 from ...solution import Status as Outcome
 from ...units import NodeAnswer, placement_conflict
-from ..dra import DraContext, Found, prioritized_score
+from ..dra import DraContext, concrete, prioritized_score
 from ..facts import Pod
 from ..framework import (
     FILTER,
@@ -51,18 +52,27 @@ class AllocatorError(Exception):
         self.answer = answer
 
 
+# What a Filter call left for its node: (node, answer, what became of the node's entry in `answers`, the
+# node resources its devices map to); see _ANSWER_*.
+Effect = tuple[str, NodeAnswer, int, Mapping[str, int] | None]
+_ANSWER_KEPT, _ANSWER_SET, _ANSWER_DROPPED = range(3)
+
+
 @dataclass
 class CycleData(StateData):
+    """Answers name the pending claims by position (DraContext.search_node); `concrete` names them."""
+
     unit: Unit
     pending: list[Claim]
-    answers: dict[str, Found] = field(default_factory=dict)  # nodes where the claims fit
+    answers: dict[str, NodeAnswer] = field(default_factory=dict)  # nodes where the claims fit
     mapped: dict[str, Mapping[str, int]] = field(default_factory=dict)  # node -> mapped node resources
     undecided: dict[str, str] = field(default_factory=dict)  # node -> why the search stopped
     prioritized: bool = False
-    seen: dict[str, Found] = field(default_factory=dict)  # every node's answer
+    seen: dict[str, NodeAnswer] = field(default_factory=dict)  # every node's answer
     # Devices (driver/pool/device) that pods removed in a simulation (preemption) hold: free there.
     released: frozenset[str] = frozenset()
     placed_claims: bool = True  # some claim of the pod is allocated already (its node selector counts)
+    last: Effect | None = None  # what the last Filter call left (None: nothing that can be reused)
 
     def clone(self) -> CycleData:
         return CycleData(
@@ -76,6 +86,22 @@ class CycleData(StateData):
             self.released,
             self.placed_claims,
         )
+
+    def concrete(self, node: str) -> NodeAnswer | None:
+        """The answer on the node where the claims fit, with the pod's claims named."""
+        answer = self.answers.get(node)
+        return concrete(answer, [c.id for c in self.pending]) if answer is not None else None
+
+    def apply(self, effect: Effect) -> None:
+        node, answer, fate, mapped = effect
+        self.seen[node] = answer
+        if fate == _ANSWER_SET:
+            self.answers[node] = answer
+        elif fate == _ANSWER_DROPPED:
+            self.answers.pop(node, None)
+        if mapped is not None:
+            self.mapped[node] = mapped
+        self.last = effect
 
 
 class DynamicResources(Plugin):
@@ -110,29 +136,31 @@ class DynamicResources(Plugin):
         data: CycleData = state.read(NAME)
         dra = self.dra
         problem = dra.problem
+        data.last = None
         if data.placed_claims:
             where = placement_conflict(problem, data.unit, node.name, dra.state)
             if where:
                 return unresolvable(where)
         if not data.pending:
             return None
-        found = dra.search_node(data.unit, node.name, data.pending, data.released)
-        data.seen[node.name] = found
-        answer = found.answer
+        answer = dra.search_node(data.unit, node.name, data.pending, data.released)
         if answer.status == Outcome.ERROR:
+            data.seen[node.name] = answer
             if answer.per_node:
                 return unresolvable(answer.message)
             raise AllocatorError(node.name, answer)
         if answer.status == Outcome.UNKNOWN:
+            data.seen[node.name] = answer
             data.undecided[node.name] = answer.message
             return unschedulable(answer.message)
         if answer.status != Outcome.ALLOCATED:
+            data.apply((node.name, answer, _ANSWER_KEPT, None))
             return unschedulable(answer.message or "cannot allocate all claims")
-        data.answers[node.name] = found
         if not dra.maps_node_resources:
+            data.apply((node.name, answer, _ANSWER_SET, None))
             return None
-        answer = found.concrete()
-        demand = unit_demand(problem, data.unit, answer.allocations)
+        named = concrete(answer, [c.id for c in data.pending])
+        demand = unit_demand(problem, data.unit, named.allocations)
         mapped = {r: v - data.unit.requests.get(r, 0) for r, v in demand.items()}
         mapped = {r: v for r, v in mapped.items() if v > 0}
         fact = problem.nodes.get(node.name)
@@ -142,10 +170,44 @@ class DynamicResources(Plugin):
             short = shortfalls(fact, used, demand)
             if short:
                 # Devices mapped to node resources (cpu, memory) need room on the node too.
-                del data.answers[node.name]
+                data.apply((node.name, answer, _ANSWER_DROPPED, None))
                 return unschedulable(*short)
-        data.mapped[node.name] = mapped
+        data.apply((node.name, answer, _ANSWER_SET, mapped))
         return None
+
+    # --- reuse across cycles (see Plugin.memo_key) -------------------------------------------------------
+
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        """The pending claims' shape (DraContext.signature); the node's version stands for the devices in use
+        it sees. Claims already allocated (their nodes) and simulated removals are not reused."""
+        data: CycleData | None = state.read(NAME)
+        if point == SCORE and (data is None or not data.prioritized):
+            return 0
+        if data is None or data.placed_claims or data.released:
+            return None
+        if not data.pending:
+            return ()
+        signature: Hashable | None = self.dra.signature(data.unit, data.pending)
+        if signature is None:
+            return None
+        if point == FILTER and self.dra.maps_node_resources:
+            # What the devices map to is checked against the node with the pod's own requests.
+            return signature, tuple(sorted(data.unit.requests.items()))
+        return signature
+
+    def memo_versions(self) -> Mapping[str, int]:
+        return self.dra.versions
+
+    def memo_save(self, state: CycleState, node: NodeInfo) -> tuple[bool, Any]:
+        data: CycleData | None = state.read(NAME)
+        if data is None or not data.pending:
+            return True, None
+        last = data.last
+        return (last is not None and last[0] == node.name), last
+
+    def memo_loader(self, state: CycleState) -> Callable[[Any], None] | None:
+        data: CycleData | None = state.read(NAME)
+        return data.apply if data is not None else None
 
     def post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
@@ -181,8 +243,8 @@ class DynamicResources(Plugin):
         data: CycleData | None = state.read(NAME)
         if data is None or not data.prioritized:
             return 0
-        found = data.answers.get(node.name)
-        return prioritized_score(self.dra.problem, found.concrete().allocations) if found is not None else 0
+        found = data.concrete(node.name)
+        return prioritized_score(self.dra.problem, found.allocations) if found is not None else 0
 
     def normalize(self, state: CycleState, pod: Pod, scores: dict[str, int]) -> Status | None:
         default_normalize(scores)
@@ -192,7 +254,7 @@ class DynamicResources(Plugin):
         data: CycleData | None = state.read(NAME)
         if data is None:
             return None
-        found = data.answers.get(node)
+        found = data.concrete(node)
         if found is not None:
-            self.dra.commit(found.concrete())
+            self.dra.commit(found)
         return None

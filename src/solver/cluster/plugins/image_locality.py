@@ -7,9 +7,11 @@ image volume's, normalized with the default tag), counted once per entry as upst
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from .. import names
 from ..facts import Pod
-from ..framework import MAX_NODE_SCORE, CycleState, NodeInfo, Plugin
+from ..framework import MAX_NODE_SCORE, SCORE, CycleState, NodeInfo, Plugin
 
 MB = 1024 * 1024
 # Bounds of the image score range: a reasonable size range for compressed registry images.
@@ -46,3 +48,7 @@ class ImageLocality(Plugin):
                 # that have it (the "node heating" problem); float arithmetic as upstream's.
                 total += int(s.size * (s.num_nodes / total_nodes))
         return priority(total, len(pod.images))
+
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        # Which nodes hold which images, and how many nodes there are, stay as they are for a whole run.
+        return pod.images if point == SCORE else None

@@ -11,7 +11,7 @@ not an integer, a field requirement without exactly one value) never matches.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ...problem import NodeSelectorTerm
@@ -19,6 +19,8 @@ from .. import names
 from ..args import NodeAffinityArgs
 from ..facts import Node, Pod, PreferredNodeTerm
 from ..framework import (
+    FILTER,
+    SCORE,
     SKIP,
     Code,
     CycleState,
@@ -320,3 +322,9 @@ class NodeAffinity(Plugin):
     def normalize(self, state: CycleState, pod: Pod, scores: dict[str, int]) -> Status | None:
         default_normalize(scores)
         return None
+
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        # The scheduler-enforced terms are the plugin's own, the same in every cycle.
+        if point == FILTER:
+            return tuple(sorted(pod.node_selector.items())), pod.required_node_affinity
+        return pod.preferred_node_affinity if point == SCORE else None

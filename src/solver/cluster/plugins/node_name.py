@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from .. import names
 from ..facts import Pod
-from ..framework import Code, CycleState, NodeInfo, Plugin, Status
+from ..framework import FILTER, Code, CycleState, NodeInfo, Plugin, Status
 
 ERR_REASON = "node(s) didn't match the requested node name"
 
@@ -21,3 +23,6 @@ class NodeName(Plugin):
         if pod.node_name and pod.node_name != node.name:
             return _REJECTED
         return None
+
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        return pod.node_name if point == FILTER else None

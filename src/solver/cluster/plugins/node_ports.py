@@ -8,11 +8,11 @@ and a port bound on a specific IP conflicts with that IP and with 0.0.0.0.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Hashable, Sequence
 
 from .. import names
 from ..facts import HostPort, Pod
-from ..framework import SKIP, Code, CycleState, NodeInfo, Plugin, StateData, Status, error
+from ..framework import FILTER, SKIP, Code, CycleState, NodeInfo, Plugin, StateData, Status, error
 
 ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 PRE_FILTER_STATE_KEY = "PreFilter" + names.NODE_PORTS
@@ -81,3 +81,7 @@ class NodePorts(Plugin):
         if node.ports and not fits(s, node.ports):
             return _CONFLICT
         return None
+
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        s = state.read(PRE_FILTER_STATE_KEY)
+        return (s.probes, s.wildcard) if point == FILTER and isinstance(s, PreFilterState) else None

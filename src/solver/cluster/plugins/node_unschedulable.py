@@ -3,10 +3,12 @@ node.kubernetes.io/unschedulable:NoSchedule taint (pkg/scheduler/framework/plugi
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from ...problem import Taint
 from .. import names
 from ..facts import Pod
-from ..framework import Code, CycleState, NodeInfo, Plugin, Status
+from ..framework import FILTER, Code, CycleState, NodeInfo, Plugin, Status
 
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 
@@ -28,3 +30,6 @@ class NodeUnschedulable(Plugin):
             if toleration.tolerates(UNSCHEDULABLE_TAINT):
                 return None
         return _REJECTED
+
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        return pod.tolerations if point == FILTER else None

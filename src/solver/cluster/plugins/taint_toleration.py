@@ -4,12 +4,22 @@ nodes score lower the more PreferNoSchedule taints the pod does not tolerate
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from ...problem import Taint, Toleration
 from .. import names
 from ..facts import Pod
-from ..framework import Code, CycleState, NodeInfo, Plugin, StateData, Status, default_normalize
+from ..framework import (
+    FILTER,
+    SCORE,
+    Code,
+    CycleState,
+    NodeInfo,
+    Plugin,
+    StateData,
+    Status,
+    default_normalize,
+)
 
 ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
 PRE_SCORE_STATE_KEY = "PreScore" + names.TAINT_TOLERATION
@@ -65,3 +75,9 @@ class TaintToleration(Plugin):
         # Fewer intolerable taints is better: the node with none gets the highest score.
         default_normalize(scores, reverse=True)
         return None
+
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        if point == FILTER:
+            return pod.tolerations
+        s = state.read(PRE_SCORE_STATE_KEY)
+        return s.tolerations if point == SCORE and isinstance(s, PreScoreState) else None

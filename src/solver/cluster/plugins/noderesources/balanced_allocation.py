@@ -12,13 +12,13 @@ released scheduler scores the node with the pod, and so does kubefit.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ... import names
 from ...args import NodeResourcesBalancedAllocationArgs
 from ...facts import Pod
-from ...framework import MAX_NODE_SCORE, SKIP, CycleState, Handle, NodeInfo, Plugin, Status
+from ...framework import MAX_NODE_SCORE, SCORE, SKIP, CycleState, Handle, NodeInfo, Plugin, Status
 from .resource_allocation import ResourceAllocationScorer, ScoreState
 
 PRE_SCORE_STATE_KEY = "PreScore" + names.BALANCED_ALLOCATION
@@ -88,3 +88,11 @@ class BalancedAllocation(Plugin):
             if s is None:
                 return 0
         return self.scorer.score(node, s.entries)
+
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        if point != SCORE:
+            return None
+        s = state.read(PRE_SCORE_STATE_KEY)
+        if not isinstance(s, ScoreState):
+            s = self._state(pod)
+        return s.entries if s is not None else "unscored"

@@ -17,7 +17,7 @@ A node that publishes some is checked as upstream does, what it leaves out count
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,8 @@ from ...args import (
 )
 from ...facts import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
 from ...framework import (
+    FILTER,
+    SCORE,
     Code,
     CycleState,
     Handle,
@@ -158,3 +160,12 @@ class Fit(Plugin):
             # Upstream computes the requests here when PreScore did not run.
             s = self.scorer.state_for(pod)
         return self.scorer.score(node, s.entries)
+
+    def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
+        if point == FILTER:
+            s = state.read(PRE_FILTER_STATE_KEY)
+            return s.checks if isinstance(s, PreFilterState) else None
+        if point == SCORE:
+            scored = state.read(PRE_SCORE_STATE_KEY)
+            return (scored if isinstance(scored, ScoreState) else self.scorer.state_for(pod)).entries
+        return None

@@ -1,0 +1,185 @@
+"""Filter verdicts and raw scores reused from cycle to cycle (kubefit's own work-saving; upstream
+recomputes them, and the answers are the same either way).
+
+Pods made from one template ask the same of every node, and between two cycles only the nodes a pod
+went to (or was evicted from) change. A plugin whose verdict on a node depends only on the node's
+state and on a key of the pod says so (Plugin.memo_key); its verdict is kept per (key, node) and
+reused while the node's NodeInfo.generation and the plugin's memo_versions stand. A cycle reuses a
+node's whole Filter verdict (with what the plugins left in the cycle state for it) when every filter
+that runs is memoizable: PodTopologySpread and InterPodAffinity, which count pods on other nodes,
+never are. A node whose nominated pods join the check is evaluated as usual. Scores are reused per
+node for the memoizable score plugins, the others scored every time; normalizing and weighting run
+every cycle, the resulting per-node score maps shared between cycles that reach the same values.
+
+`ENABLED` False turns all of it off (and DRA's reuse of search answers): tests compare both ways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any
+
+from .facts import Pod
+from .framework import FILTER, SCORE, CycleState, NodeInfo, Plugin, Status
+
+ENABLED = True
+
+RunFilters = Callable[[CycleState, Pod, NodeInfo, "dict[str, str] | None"], "Status | None"]
+
+# Scores after normalizing per plugin, weighted per plugin, and their total: shared by every node whose
+# plugins' scores are the same values.
+Assembled = tuple[dict[str, int], dict[str, int], int]
+
+
+class _Verdict:
+    __slots__ = ("generation", "record", "saved", "status", "version")
+
+    def __init__(
+        self,
+        generation: int,
+        version: Hashable,
+        status: Status | None,
+        record: dict[str, str],
+        saved: tuple[tuple[int, Any], ...],
+    ) -> None:
+        self.generation = generation
+        self.version = version
+        self.status = status
+        self.record = record
+        self.saved = saved  # (position among the cycle's plugins with effects, what to leave again)
+
+
+class _Versions:
+    """A node's version for a set of plugins: the one plugin's, a tuple of several, or 0 for none."""
+
+    def __init__(self, plugins: Sequence[Plugin]) -> None:
+        found = [v for v in (p.memo_versions() for p in plugins) if v is not None]
+        self.one: Mapping[str, int] | None = found[0] if len(found) == 1 else None
+        self.many: list[Mapping[str, int]] | None = found if len(found) > 1 else None
+
+    def of(self, name: str) -> Hashable:
+        if self.one is not None:
+            return self.one.get(name, 0)
+        if self.many is not None:
+            return tuple(v.get(name, 0) for v in self.many)
+        return 0
+
+
+class Filters:
+    """One cycle's Filter runs through the memo: the verdicts of pods with the same keys."""
+
+    def __init__(
+        self,
+        run_filters: RunFilters,
+        state: CycleState,
+        pod: Pod,
+        table: dict[str, _Verdict],
+        versions: _Versions,
+        effects: list[Plugin],
+    ) -> None:
+        self.run_filters = run_filters
+        self.state = state
+        self.pod = pod
+        self.table = table
+        self.versions = versions
+        self.one = versions.one  # the common case, read straight from the loop
+        self.effects = effects
+        self.loaders = [p.memo_loader(state) for p in effects]
+
+    def run(self, node: NodeInfo) -> tuple[Status | None, dict[str, str]]:
+        """The node's first rejection (None: it passes) and the verdict of each plugin that ran."""
+        name = node.name
+        entry = self.table.get(name)
+        version = self.one.get(name, 0) if self.one is not None else self.versions.of(name)
+        if entry is not None and entry.generation == node.generation and entry.version == version:
+            for i, left in entry.saved:
+                loader = self.loaders[i]
+                if loader is not None:
+                    loader(left)
+            return entry.status, entry.record
+        record: dict[str, str] = {}
+        status = self.run_filters(self.state, self.pod, node, record)
+        saved: list[tuple[int, Any]] = []
+        for i, plugin in enumerate(self.effects):
+            if plugin.name in record:
+                ok, left = plugin.memo_save(self.state, node)
+                if not ok:
+                    return status, record
+                if left is not None:
+                    saved.append((i, left))
+        self.table[name] = _Verdict(node.generation, version, status, record, tuple(saved))
+        return status, record
+
+
+class NodeMemo:
+    """What one framework's cycles of a scheduling run reuse (a new run starts empty)."""
+
+    def __init__(self, filters: Sequence[Plugin], run_filters: RunFilters) -> None:
+        self.filter_plugins = filters
+        self.run_filters = run_filters
+        self.verdicts: dict[Hashable, dict[str, _Verdict]] = {}
+        self.raw: dict[Hashable, dict[str, tuple[int, Hashable, tuple[int, ...]]]] = {}
+        self.assembled: dict[Hashable, dict[tuple[int, ...], Assembled]] = {}
+
+    def filters(self, state: CycleState, pod: Pod) -> Filters | None:
+        """The cycle's memoized Filter, or None when some filter that runs is not memoizable."""
+        if not ENABLED:
+            return None
+        parts: list[tuple[str, Hashable]] = []
+        running: list[Plugin] = []
+        for plugin in self.filter_plugins:
+            if plugin.name in state.skip_filter:
+                continue
+            key = plugin.memo_key(state, pod, FILTER)
+            if key is None:
+                return None
+            parts.append((plugin.name, key))
+            running.append(plugin)
+        table = self.verdicts.setdefault(tuple(parts), {})
+        effects = [p for p in running if type(p).memo_loader is not Plugin.memo_loader]
+        return Filters(self.run_filters, state, pod, table, _Versions(running), effects)
+
+    def scores(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], plugins: Sequence[Plugin]
+    ) -> list[list[int]]:
+        """Each plugin's raw score of each node (in `nodes` order), plugin after plugin as the framework
+        scores them; memoizable plugins only score the nodes whose state changed."""
+        keys = [p.memo_key(state, pod, SCORE) for p in plugins] if ENABLED else [None] * len(plugins)
+        kept = [i for i, key in enumerate(keys) if key is not None]
+        if not kept:
+            return [[p.score(state, pod, n) for n in nodes] for p in plugins]
+        table = self.raw.setdefault(tuple((plugins[i].name, keys[i]) for i in kept), {})
+        versions = _Versions([plugins[i] for i in kept])
+        one = versions.one
+        rows: list[tuple[int, ...] | None] = []
+        missing: list[tuple[int, NodeInfo, Hashable]] = []
+        for n in nodes:
+            entry = table.get(n.name)
+            version = one.get(n.name, 0) if one is not None else versions.of(n.name)
+            if entry is not None and entry[0] == n.generation and entry[1] == version:
+                rows.append(entry[2])
+            else:
+                missing.append((len(rows), n, version))
+                rows.append(None)
+        out: list[list[int]] = []
+        fresh: list[list[int]] = []
+        for i, plugin in enumerate(plugins):
+            if keys[i] is None:
+                out.append([plugin.score(state, pod, n) for n in nodes])
+            else:
+                computed = [plugin.score(state, pod, n) for _, n, _ in missing]
+                fresh.append(computed)
+                out.append([])
+        for k, (at, n, version) in enumerate(missing):
+            row = tuple(computed[k] for computed in fresh)
+            table[n.name] = (n.generation, version, row)
+            rows[at] = row
+        for j, column in enumerate(zip(*(row for row in rows if row is not None), strict=True)):
+            out[kept[j]] = list(column)
+        return out
+
+    def interned(self, plugins: Sequence[str], weights: Sequence[int]) -> dict[tuple[int, ...], Assembled]:
+        """Assembled scores by the plugins' normalized values, for one profile's plugins and weights."""
+        if not ENABLED:
+            return {}
+        return self.assembled.setdefault((tuple(plugins), tuple(weights)), {})
