@@ -5,6 +5,8 @@ named groups as assumptions, takes clingo's unsatisfiable core and shrinks it by
 dropping any one reason makes the rest satisfiable. Each group is rendered in Kubernetes terms
 (`reasons`), the scheduler's filters before and after DRA are reasons too (`units`), and a summary line
 counts nodes by reason (`summary`). Hints say which single relaxation certainly makes a node fit.
+Nodes that differ only in names (a fleet's, mostly) share one gathering of facts and the parts of their
+reasons that name nothing of their own (`classes`, `memo`).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import clingo
 from clorm import Predicate
@@ -22,6 +23,7 @@ from ..greedy.allocator import AllocationError
 from ..problem import Claim, InUse, NodeView, Problem, Unit
 from ..solution import Status
 from .hints import Hint, hints, render_hint
+from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, Verdict
 from .mus import minimal_core
 from .reasons import ClassMatch, Renderer
@@ -29,6 +31,15 @@ from .reasons import ClassMatch, Renderer
 # Shapes solved on one grounding: more share a grounding's cost, fewer keep each solve's assumptions
 # (one per fact of every shape of the grounding) short (benchmarks/explain.py measures it).
 SHAPES_PER_GROUNDING = 64
+
+
+@dataclass(frozen=True)
+class Group:
+    """A violation group of the rules, read: `counter(3,"slice-0")` is `counter` of (3, "slice-0")."""
+
+    text: str
+    name: str
+    args: tuple[int | str, ...]
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,18 @@ class Answer:
     unknown: bool = False
     hints: tuple[Hint, ...] = ()
 
+    @cached_property
+    def groups(self) -> tuple[Group, ...]:
+        """The core read once for every node that shares it (clingo's symbols are slow to read)."""
+        return tuple(
+            Group(
+                str(g),
+                g.name,
+                tuple(a.number if a.type == clingo.SymbolType.Number else a.string for a in g.arguments),
+            )
+            for g in self.core
+        )
+
 
 @dataclass
 class Cores:
@@ -49,6 +72,20 @@ class Cores:
     answers: dict[frozenset[Predicate], Answer] = field(default_factory=dict)
     shapes: int = 0  # distinct shapes solved
     groundings: int = 0
+
+
+class Keys:
+    """The answers' keys of one unit's nodes, each list of facts keyed once (the nodes of one signature
+    share their representative's list, `classes`)."""
+
+    def __init__(self) -> None:
+        self.found: dict[int, tuple[list[Predicate], frozenset[Predicate]]] = {}
+
+    def __call__(self, nf: NodeFacts) -> frozenset[Predicate]:
+        found = self.found.get(id(nf.facts))
+        if found is None or found[0] is not nf.facts:
+            found = self.found[id(nf.facts)] = (nf.facts, nf.key())
+        return found[1]
 
 
 def error_reason(message: str) -> Reason:
@@ -96,11 +133,11 @@ def node_facts(
     return nf
 
 
-def solve_shapes(cores: Cores, shapes: Sequence[NodeFacts], deadline: float | None) -> None:
+def solve_shapes(cores: Cores, shapes: Sequence[NodeFacts], deadline: float | None, keys: Keys) -> None:
     """Answers for every shape not answered yet (unknown ones are not kept)."""
     todo: dict[frozenset[Predicate], NodeFacts] = {}
     for nf in shapes:
-        key = nf.key()
+        key = keys(nf)
         if key not in cores.answers:
             todo.setdefault(key, nf)
     if not todo:
@@ -139,13 +176,17 @@ def _solve(program: Program, nf: NodeFacts, given: list[int] | None, deadline: f
     return Answer(False, groups, core.minimal, hints=found)
 
 
-def explanation(node: str, nf: NodeFacts, answer: Answer, class_match: ClassMatch | None) -> NodeExplanation:
-    """The shape's answer in this node's objects."""
+def explanation(
+    node: str, nf: NodeFacts, answer: Answer, class_match: ClassMatch | None, memo: Memo | None = None
+) -> NodeExplanation:
+    """The shape's answer in this node's objects (`memo`: what it shares with nodes of its signature)."""
     if answer.unknown:
         reason = undecided("the time limit ran out before the asp engine decided")
         return NodeExplanation(node, Verdict.UNKNOWN, (reason,), minimal=False)
-    renderer = Renderer(nf, class_match)
-    reasons = tuple(renderer.reason(g) for g in answer.core) or (error_reason("cannot allocate all claims"),)
+    renderer = Renderer(nf, class_match, memo)
+    reasons = tuple(renderer.group(g.name, g.args) for g in answer.groups) or (
+        error_reason("cannot allocate all claims"),
+    )
     # The request that cannot get its devices first, then what stands in its way.
     reasons = tuple(sorted(reasons, key=lambda r: r.kind != Kind.DEVICE_REQUEST))
     texts = tuple(render_hint(renderer, hint) for hint in answer.hints)
@@ -154,4 +195,6 @@ def explanation(node: str, nf: NodeFacts, answer: Answer, class_match: ClassMatc
         # The scheduler reports this node as an error, once its search failed (the reasons still hold).
         verdict = Verdict.ERROR
         reasons = (*reasons, error_reason("invalid resource pools were encountered"))
-    return NodeExplanation(node, verdict, reasons, answer.minimal, texts, tuple(str(g) for g in answer.core))
+    return NodeExplanation(
+        node, verdict, reasons, answer.minimal, texts, tuple(g.text for g in answer.groups)
+    )

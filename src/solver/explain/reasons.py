@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-
-import clingo
+from functools import lru_cache
 
 from ..asp import schema as s
 from ..asp.facts import NodeFacts, SlotInfo
 from ..capacity import device_capacity
-from ..problem import Device, PoolView, SlotKey, Taint
+from ..problem import PoolView, SlotKey, Taint
 from ..render import quantity_text
+from .index import NodeIndex
+from .memo import Counter, Funnel, Memo
 from .model import Kind, Reason
 
 # Whether a device matches the class of a slot (slot, class, device), for the candidate funnel;
@@ -26,7 +27,6 @@ from .model import Kind, Reason
 ClassMatch = Callable[[SlotKey, str, int], bool | None]
 
 SHOWN = 4  # names listed before "and N more"
-BLOCKING = ("NoSchedule", "NoExecute")
 
 
 def names(items: Sequence[str], shown: int = SHOWN) -> str:
@@ -39,6 +39,7 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word if n == 1 else word + 's'}"
 
 
+@lru_cache(maxsize=4096)  # a fleet's reasons print the same few amounts thousands of times
 def amount(value: Fraction) -> str:
     """An amount as Kubernetes prints quantities, in the shorter of decimal and binary suffixes (80Gi,
     100G), decimal when they tie."""
@@ -51,60 +52,17 @@ def taint_text(t: Taint) -> str:
     return f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
 
 
-def _drawn(device: Device, counter_set: str, counter: str) -> Fraction:
-    return sum(
-        (u.counters.get(counter, Fraction(0)) for u in device.consumes if u.counter_set == counter_set),
-        Fraction(0),
-    )
+class Renderer(NodeIndex):
+    """The reasons of one node. What several reasons read (the candidates, who holds which, what each
+    device draws) is worked out once per node, on first use; what nodes of one signature share, once
+    for all of them (`memo`)."""
 
-
-def _in(device: Device, pool: PoolView) -> bool:
-    return (device.driver, device.pool) == (pool.driver, pool.pool)
-
-
-class Renderer:
-    def __init__(self, nf: NodeFacts, class_match: ClassMatch | None = None) -> None:
-        self.nf = nf
-        self.p = nf.problem
+    def __init__(
+        self, nf: NodeFacts, class_match: ClassMatch | None = None, memo: Memo | None = None
+    ) -> None:
+        super().__init__(nf)
         self.class_match = class_match
-        self.held_refs: dict[int, set[str]] = {}  # holder -> devices it holds (candidates only)
-        for fact in nf.facts:
-            if isinstance(fact, s.Held | s.Shared):
-                self.held_refs.setdefault(fact.holder, set()).add(self.device(fact.device).ref)
-
-    # --- helpers ---------------------------------------------------------------------------------
-
-    def device(self, local: int) -> Device:
-        return self.p.devices[self.nf.devices[local]]
-
-    def slots_of(self, claim: int, request: int) -> list[tuple[int, SlotInfo]]:
-        return [(i, x) for i, x in enumerate(self.nf.slots) if (x.claim, x.request) == (claim, request)]
-
-    def request_text(self, position: int) -> str:
-        """`request r` (`request r of claim c` when the call has several claims)."""
-        info = self.nf.slots[position]
-        text = f"request {info.slot.result_name}"
-        return text if len(self.nf.claims) == 1 else f"{text} of claim {self.nf.claims[info.claim].ref}"
-
-    def holder_name(self, holder: int) -> str:
-        return self.nf.holders[holder] if holder < len(self.nf.holders) else ""
-
-    def holder_text(self, holder: int) -> str:
-        name = self.holder_name(holder)
-        return f"claim {name}" if name else "an earlier allocation"
-
-    def blocking_taints(self, info: SlotInfo, device: Device) -> list[Taint]:
-        if not self.p.on("DeviceTaints"):
-            return []
-        tolerations = info.slot.tolerations
-        return [
-            t for t in device.taints if t.effect in BLOCKING and not any(x.tolerates(t) for x in tolerations)
-        ]
-
-    def candidates(self) -> list[int]:
-        """Problem ids of every candidate of the call, by first-fit rank."""
-        seen = {d for ds in self.nf.candidates.values() for d in ds}
-        return sorted(seen, key=self.nf.rank.__getitem__)
+        self.memo = memo if memo is not None else Memo()
 
     # --- need: the candidate funnel --------------------------------------------------------------
 
@@ -112,49 +70,27 @@ class Renderer:
         """(text, numbers, summary phrase): how far the node's devices get for one slot."""
         view = self.nf.view
         slot = info.slot
-        complete = [d for pool in view.pools if pool.state == "complete" for d in pool.devices]
-        numbers: dict[str, int] = {"onNode": sum(len(pool.devices) for pool in view.pools)}
+        parts = self.memo.funnels.get(position)
+        if parts is None:
+            parts = self.memo.funnels[position] = self._funnel(position, info)
+        numbers: dict[str, int] = {"onNode": parts.on_node}
         class_n: int | None = None
         if self.class_match is not None:
+            complete = [d for pool in view.pools if pool.state == "complete" for d in pool.devices]
             matched = [self.class_match(info.key, slot.device_class, d) for d in complete]
             if all(m is not None for m in matched):
                 class_n = numbers["matchClass"] = sum(bool(m) for m in matched)
-        selected = [d for d in complete if self.p.selectable.get((info.key, d)) is True]
-        if not self.p.on("DeviceBindingAndStatus"):
-            selected = [d for d in selected if not self.p.devices[d].binding_conditions]
-        numbers["matchSelectors"] = len(selected)
-        if class_n is not None and class_n != len(selected):
-            text = f"{class_n} match the class, {len(selected)} the request's selectors"
+        selected = parts.selected
+        numbers["matchSelectors"] = selected
+        if class_n is not None and class_n != selected:
+            text = f"{class_n} match the class, {selected} the request's selectors"
         else:
-            text = f"{len(selected)} match the class and the request's selectors"
-        candidates = self.nf.candidates.get(position, [])
-        notes: list[str] = []
-        unfit = len(set(selected) - set(candidates))
-        if unfit:
-            numbers["cannotServe"] = unfit
-            notes.append(f"{unfit} cannot serve it (capacity, partitioning or node reachability)")
-        by_holder: dict[str, int] = {}
-        by_taint: dict[str, int] = {}
-        unreachable = 0
-        for d in candidates:
-            device = self.p.devices[d]
-            held = [self.holder_text(h) for h, refs in sorted(self.held_refs.items()) if device.ref in refs]
-            taints = self.blocking_taints(info, device)
-            if held and not slot.admin_access:
-                for h in held:
-                    by_holder[h] = by_holder.get(h, 0) + 1
-            elif taints:
-                by_taint[taint_text(taints[0])] = by_taint.get(taint_text(taints[0]), 0) + 1
-            elif d in view.unreachable:
-                unreachable += 1
-        for holder, n in sorted(by_holder.items(), key=lambda kv: (-kv[1], kv[0])):
-            notes.append(f"{n} {'is' if n == 1 else 'are'} allocated to {holder}")
-        for taint, n in sorted(by_taint.items(), key=lambda kv: (-kv[1], kv[0])):
-            notes.append(f"{n} {'has' if n == 1 else 'have'} untolerated taint {taint}")
-        if unreachable:
-            notes.append(f"{unreachable} cannot be reached from this node")
-        numbers["inUse"] = sum(by_holder.values())
-        numbers["tainted"] = sum(by_taint.values())
+            text = f"{selected} match the class and the request's selectors"
+        if parts.unfit:
+            numbers["cannotServe"] = parts.unfit
+        numbers["inUse"] = parts.in_use
+        numbers["tainted"] = parts.tainted
+        notes = parts.notes
         if notes:
             text += ", of which " + ", ".join(notes[:-1]) + (" and " if len(notes) > 1 else "") + notes[-1]
         waiting = [pool for pool in view.pools if pool.state != "complete"]
@@ -169,6 +105,43 @@ class Renderer:
         else:
             summary = f"have too few devices for request {slot.result_name}"
         return text, numbers, summary
+
+    def _funnel(self, position: int, info: SlotInfo) -> Funnel:
+        """The funnel's steps that nodes of one signature share (the class's is the node's own)."""
+        view = self.nf.view
+        slot = info.slot
+        complete = [d for pool in view.pools if pool.state == "complete" for d in pool.devices]
+        selected = [d for d in complete if self.p.selectable.get((info.key, d)) is True]
+        if not self.p.on("DeviceBindingAndStatus"):
+            selected = [d for d in selected if not self.p.devices[d].binding_conditions]
+        candidates = self.nf.candidates.get(position, [])
+        notes: list[str] = []
+        unfit = len(set(selected) - set(candidates))
+        if unfit:
+            notes.append(f"{unfit} cannot serve it (capacity, partitioning or node reachability)")
+        by_holder: dict[str, int] = {}
+        by_taint: dict[str, int] = {}
+        unreachable = 0
+        holders_of = self.holders_of
+        for d in candidates:
+            device = self.p.devices[d]
+            held = [self.holder_text(h) for h in holders_of.get(device.ref, ())]
+            taints = self.blocking_taints(info, device)
+            if held and not slot.admin_access:
+                for h in held:
+                    by_holder[h] = by_holder.get(h, 0) + 1
+            elif taints:
+                by_taint[taint_text(taints[0])] = by_taint.get(taint_text(taints[0]), 0) + 1
+            elif d in view.unreachable:
+                unreachable += 1
+        for holder, n in sorted(by_holder.items(), key=lambda kv: (-kv[1], kv[0])):
+            notes.append(f"{n} {'is' if n == 1 else 'are'} allocated to {holder}")
+        for taint, n in sorted(by_taint.items(), key=lambda kv: (-kv[1], kv[0])):
+            notes.append(f"{n} {'has' if n == 1 else 'have'} untolerated taint {taint}")
+        if unreachable:
+            notes.append(f"{unreachable} cannot be reached from this node")
+        on_node = sum(len(pool.devices) for pool in view.pools)
+        return Funnel(on_node, len(selected), unfit, sum(by_holder.values()), sum(by_taint.values()), notes)
 
     def need(self, claim: int, request: int) -> Reason:
         c = self.nf.claims[claim]
@@ -262,15 +235,13 @@ class Renderer:
         constraint = claim.constraints[index]
         what = "matchAttribute" if constraint.kind == "match" else "distinctAttribute"
         scope = list(constraint.requests) or [r.name for r in claim.requests]
+        shared = self.memo.constraints.get(q)
+        if shared is None:
+            shared = self.memo.constraints[q] = self._constraint(q)
+        seen, missing = shared
         values: dict[str, set[str]] = {}
-        missing: dict[str, int] = {}
-        for fact in self.nf.facts:
-            if isinstance(fact, s.Value) and fact.constraint == q:
-                text = self.nf.texts.get((fact.kind, fact.text), fact.text)
-                values.setdefault(self.nf.slots[fact.slot].slot.result_name, set()).add(text)
-            elif isinstance(fact, s.NoValue | s.Odd) and fact.constraint == q:
-                who = self.nf.slots[fact.slot].slot.result_name
-                missing[who] = missing.get(who, 0) + 1
+        for who, kind, name in seen:
+            values.setdefault(who, set()).add(self.nf.texts.get((kind, name), name))
         covered = [x for x in self.nf.slots if x.claim == ci and constraint.applies_to(x.slot)]
         verb = "are under" if constraint.kind == "match" else "have"
         parts = []
@@ -308,24 +279,48 @@ class Renderer:
             numbers,
         )
 
+    def _constraint(self, q: int) -> tuple[list[tuple[str, str, str]], dict[str, int]]:
+        """The constraint's values in the facts' names (request, kind, name), and by request how many
+        candidates lack a usable one."""
+        found: list[tuple[str, str, str]] = []
+        missing: dict[str, int] = {}
+        for fact in self.nf.facts:
+            if isinstance(fact, s.Value) and fact.constraint == q:
+                found.append((self.nf.slots[fact.slot].slot.result_name, fact.kind, fact.text))
+            elif isinstance(fact, s.NoValue | s.Odd) and fact.constraint == q:
+                who = self.nf.slots[fact.slot].slot.result_name
+                missing[who] = missing.get(who, 0) + 1
+        return found, missing
+
     # --- counters, groups, capacity, limit --------------------------------------------------------
 
     def counter(self, cs: int, counter: str) -> Reason:
         pool, name = self.nf.counter_sets[cs]
+        parts = self.memo.counters.get((cs, counter))
+        if parts is None:
+            parts = self.memo.counters[(cs, counter)] = self._counter(pool, name, counter)
+        return Reason(
+            f"counter/{pool.ref}/{name}/{counter}",
+            Kind.COUNTER,
+            f"counter set {name} of pool {pool.ref}: {parts.text}",
+            f"have too little left of counter {counter}",
+            {
+                "pool": pool.ref,
+                "counterSet": name,
+                "counter": counter,
+                "allocated": parts.consumers,
+                "candidates": parts.candidates,
+            },
+            parts.numbers,
+        )
+
+    def _counter(self, pool: PoolView, name: str, counter: str) -> Counter:
         published = pool.counter_sets.get(name, {}).get(counter, Fraction(0))
         left = self.nf.allocator.available(pool).get(name, {}).get(counter, Fraction(0))
-        allocated = self.nf.in_use.allocated
-        consumers = [
-            self.p.devices[d].name
-            for d in pool.counter_devices
-            if allocated(self.p.devices[d].ref) and _drawn(self.p.devices[d], name, counter)
-        ]
-        needed = [
-            (self.p.devices[d].name, _drawn(self.p.devices[d], name, counter))
-            for d in self.candidates()
-            if _in(self.p.devices[d], pool) and _drawn(self.p.devices[d], name, counter)
-        ]
-        text = f"counter set {name} of pool {pool.ref}: {counter} is {amount(published)}"
+        devices = self.p.devices
+        consumers = [devices[d].name for d, _ in self.drawers(self.allocated_in(pool), name, counter)]
+        needed = [(devices[d].name, drawn) for d, drawn in self.needs(pool, name, counter)]
+        text = f"{counter} is {amount(published)}"
         if consumers:
             text += f", consumed by {names(consumers)} (allocated), {amount(left)} left"
         text += f", and needed by {names([n for n, _ in needed])}"
@@ -333,29 +328,17 @@ class Renderer:
             text += f" ({amount(needed[0][1])})"
         elif needed:
             text += f" ({amount(min(a for _, a in needed))} or more each)"
-        return Reason(
-            f"counter/{pool.ref}/{name}/{counter}",
-            Kind.COUNTER,
-            text,
-            f"have too little left of counter {counter}",
-            {
-                "pool": pool.ref,
-                "counterSet": name,
-                "counter": counter,
-                "allocated": consumers,
-                "candidates": [n for n, _ in needed],
-            },
-            {"published": amount(published), "left": amount(left)},
-        )
+        numbers = {"published": amount(published), "left": amount(left)}
+        return Counter(text, consumers, [n for n, _ in needed], numbers)
 
     def groups(self, cs: int) -> Reason:
         pool, name = self.nf.counter_sets[cs]
         has, plain, common = self.nf.allocator.group_state(pool, name)
         declared: dict[str, set[str]] = {}
-        for d in self.candidates():
+        for d in self.in_pool(pool):
             device = self.p.devices[d]
             for use in device.consumes:
-                if use.counter_set == name and _in(device, pool):
+                if use.counter_set == name:
                     declared[device.name] = set(use.groups)
         if not has:
             seed = "nothing allocated constrains it"
@@ -416,25 +399,24 @@ class Renderer:
 
     # --- dispatch --------------------------------------------------------------------------------
 
-    def reason(self, group: clingo.Symbol) -> Reason:
-        args = group.arguments
-        name = group.name
+    def group(self, name: str, args: tuple[int | str, ...]) -> Reason:
+        """The reason for one violation group (its name and arguments)."""
         if name == "need":
-            return self.need(args[0].number, args[1].number)
+            return self.need(int(args[0]), int(args[1]))
         if name == "held":
-            return self.held(args[0].number)
+            return self.held(int(args[0]))
         if name == "taint":
-            return self.taint(args[0].number)
+            return self.taint(int(args[0]))
         if name == "constraint":
-            return self.constraint(args[0].number)
+            return self.constraint(int(args[0]))
         if name == "counter":
-            return self.counter(args[0].number, args[1].string)
+            return self.counter(int(args[0]), str(args[1]))
         if name == "groups":
-            return self.groups(args[0].number)
+            return self.groups(int(args[0]))
         if name == "capacity":
-            return self.capacity(args[0].number, args[1].number)
+            return self.capacity(int(args[0]), int(args[1]))
         if name == "limit":
-            return self.limit(args[0].number)
+            return self.limit(int(args[0]))
         if name == "unreachable":
-            return self.unreachable(args[0].number)
-        raise ValueError(f"no rendering for violation group {group}")
+            return self.unreachable(int(args[0]))
+        raise ValueError(f"no rendering for violation group {name}")

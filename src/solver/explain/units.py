@@ -4,8 +4,10 @@ The engine's Solution says which units fit and where. For a unit that does not, 
 is rebuilt (the input's allocations plus the allocations of the units before it, as `solver.units`
 commits them), and every node the scheduler considered is explained in its order: the filters before
 DRA (node affinity and taints as the Problem recorded them, a shared claim allocated for another node,
-node resources), then the devices (`node.explain_dra`), then what the chosen devices map to node
-resources, then the pod group.
+node resources), then the devices (`node`), then what the chosen devices map to node
+resources, then the pod group. Nodes whose devices differ only in names (a fleet's nodes, mostly) take
+the facts of the first of them and share the parts of its reasons that name nothing of their own
+(`classes`, `memo`).
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from ..asp.search import search_node as asp_search
 from ..capacity import device_capacity
 from ..engines import Budget
 from ..node_fit import unit_demand
-from ..problem import Problem, Unit
+from ..problem import NodeView, Problem, Unit
 from ..solution import Solution, Status, UnitOutcome
 from ..units import NodeAnswer, State, Taken, node_shortfalls, placement_conflict
+from .classes import Call, NodeClasses
+from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
-from .node import Cores, explanation, node_facts, solve_shapes, undecided
+from .node import Cores, Keys, explanation, node_facts, solve_shapes, undecided
 from .reasons import ClassMatch, amount
 from .summary import summary
 
@@ -35,6 +39,7 @@ class Options:
     time_limit: float | None = None  # seconds for the whole explanation; shrinking stops at it
     steps: int | None = None  # greedy's budget where it decides errors first (see asp.search)
     units: frozenset[int] | None = None  # only these units (default: every unit that was pending)
+    alike: bool = True  # nodes that differ only in names share one gathering of facts (`classes`)
 
 
 @dataclass
@@ -50,6 +55,7 @@ class Explainer:
         p = self.problem
         deadline = None if self.options.time_limit is None else time.monotonic() + self.options.time_limit
         state = State.of(p)
+        classes = NodeClasses(p) if self.options.alike else None
         holders = {ref: list(names) for ref, names in self.holders.items()}
         out: list[UnitExplanation] = []
         for unit, outcome in zip(p.units, self.solution.units, strict=True):
@@ -59,7 +65,7 @@ class Explainer:
                     out.append(self.fits(unit, outcome))
                 self.commit(unit, outcome, state, holders)
             elif wanted:
-                out.append(self.explain(unit, outcome, state, holders, deadline))
+                out.append(self.explain(unit, outcome, state, holders, deadline, classes))
         return out
 
     # --- replay --------------------------------------------------------------------------------------
@@ -103,6 +109,7 @@ class Explainer:
         state: State,
         holders: Mapping[str, list[str]],
         deadline: float | None,
+        classes: NodeClasses | None = None,
     ) -> UnitExplanation:
         p = self.problem
         if unit.error:
@@ -125,6 +132,8 @@ class Explainer:
             nodes[node] = NodeExplanation(node, Verdict.DOES_NOT_FIT, (reason,))
         budget = Budget(self.options.steps)
         in_use = state.freeze()
+        call = classes.call(pending, in_use, holders) if classes is not None else None
+        memos: dict[str, Memo] = {}
         for node in unit.nodes:
             rejected = scheduler_filter(outcome, node)
             if rejected is not None:
@@ -141,18 +150,21 @@ class Explainer:
                 nodes[node] = NodeExplanation(
                     node, Verdict.UNKNOWN, (undecided("the time limit ran out"),), minimal=False
                 )
-            else:
+            elif call is None:
                 nodes[node] = node_facts(p, unit, p.views[node], pending, in_use, holders, deadline, budget)
-        solve_shapes(self.cores, [nf for nf in nodes.values() if isinstance(nf, NodeFacts)], deadline)
+            else:
+                nodes[node] = self.alike(call, unit, p.views[node], deadline, budget, memos)
+        keys = Keys()
+        solve_shapes(self.cores, [nf for nf in nodes.values() if isinstance(nf, NodeFacts)], deadline, keys)
         out: list[NodeExplanation] = []
         for node, entry in nodes.items():
             if isinstance(entry, NodeExplanation):
                 out.append(entry)
                 continue
             if isinstance(entry, NodeFacts):
-                answer = self.cores.answers[entry.key()]
+                answer = self.cores.answers[keys(entry)]
                 if not answer.satisfiable:
-                    out.append(explanation(node, entry, answer, self.class_match))
+                    out.append(explanation(node, entry, answer, self.class_match, memos.get(node)))
                     continue
                 mapped = self.mapped_resources(unit, entry, state, budget, deadline)
                 if mapped:
@@ -176,6 +188,27 @@ class Explainer:
             nodes=tuple(out),
             message=outcome.message,
         )
+
+    def alike(
+        self,
+        call: Call,
+        unit: Unit,
+        view: NodeView,
+        deadline: float | None,
+        budget: Budget,
+        memos: dict[str, Memo],
+    ) -> NodeFacts | NodeExplanation:
+        """The node's facts: those of an earlier node of its signature (of this unit or one before),
+        carried over, or gathered. The node's memo (`memos`) is its signature's."""
+        signed = call.sign(view) if call.worth() else None
+        representative = call.representative(signed) if signed is not None else None
+        if signed is not None and representative is not None:
+            memos[view.node] = representative.memo
+            return call.derive(representative, signed)
+        found = node_facts(self.problem, unit, view, call.claims, call.in_use, call.holders, deadline, budget)
+        if signed is not None and isinstance(found, NodeFacts) and not found.hazards:
+            memos[view.node] = call.keep(signed, found).memo
+        return found
 
     def before_dra(self, unit: Unit, node: str, state: State) -> NodeExplanation | None:
         """The scheduler's filters before DRA: a shared claim allocated elsewhere, node resources."""
