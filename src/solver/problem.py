@@ -277,6 +277,24 @@ class Slot:
         """`req` or `req/sub`, as results and configs name the slot."""
         return f"{self.parent}/{self.name}" if self.parent else self.name
 
+    def key(self) -> tuple[object, ...]:
+        """The slot as a hashable value, for memos keyed on a claim's shape (capacity requests as pairs
+        in name order)."""
+        requests = self.capacity_requests
+        return (
+            self.name,
+            self.parent,
+            self.device_class,
+            self.class_exists,
+            self.mode,
+            self.count,
+            self.admin_access,
+            self.tolerations,
+            tuple(sorted(requests.items())) if requests is not None else None,
+            self.selectors_without_cel,
+            self.derived,
+        )
+
 
 @dataclass(frozen=True)
 class Request:

@@ -133,22 +133,7 @@ class DraContext:
                     slots = []
                     for si, slot in enumerate(request.slots):
                         column = table.slots.get((claim.id, ri, si))
-                        capacity = tuple(sorted((slot.capacity_requests or {}).items()))
-                        slots.append(
-                            (
-                                column[0] if column is not None else None,
-                                slot.name,
-                                slot.parent,
-                                slot.device_class,
-                                slot.class_exists,
-                                slot.mode,
-                                slot.count,
-                                slot.admin_access,
-                                slot.tolerations,
-                                capacity,
-                                slot.selectors_without_cel,
-                            )
-                        )
+                        slots.append((column[0] if column is not None else None, slot.key()))
                     requests.append((request.name, request.first_available, tuple(slots)))
                 containers = len(unit.claim_containers.get(claim.id, ()))
                 parts.append((tuple(requests), claim.constraints, containers))

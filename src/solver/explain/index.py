@@ -9,19 +9,10 @@ from functools import cached_property
 
 from ..asp import schema as s
 from ..asp.facts import NodeFacts, SlotInfo
+from ..cpsat.facts import consumption
 from ..problem import Device, PoolView, Taint
 
 BLOCKING = ("NoSchedule", "NoExecute")
-
-
-def _draws(device: Device) -> dict[str, dict[str, Fraction]]:
-    """What a device draws, by counter set and counter (its uses of one set added up)."""
-    out: dict[str, dict[str, Fraction]] = {}
-    for use in device.consumes:
-        counters = out.setdefault(use.counter_set, {})
-        for counter, value in use.counters.items():
-            counters[counter] = counters.get(counter, Fraction(0)) + value
-    return out
 
 
 class NodeIndex:
@@ -56,7 +47,7 @@ class NodeIndex:
         for d in devices:
             draws = self._draws.get(d)
             if draws is None:
-                draws = self._draws[d] = _draws(self.p.devices[d])
+                draws = self._draws[d] = consumption(self.p.devices[d])
             drawn = draws.get(counter_set, {}).get(counter)
             if drawn:
                 out.append((d, drawn))
@@ -70,7 +61,7 @@ class NodeIndex:
             for d in self.in_pool(pool):
                 draws = self._draws.get(d)
                 if draws is None:
-                    draws = self._draws[d] = _draws(self.p.devices[d])
+                    draws = self._draws[d] = consumption(self.p.devices[d])
                 for name, counters in draws.items():
                     for c, drawn in counters.items():
                         if drawn:

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from ..attributes import as_set
-from ..problem import AttrValue, Claim, Device, PoolView, Problem, SelectableTable, Slot, SlotKey
+from ..problem import AttrValue, Claim, Device, PoolView, Problem, SelectableTable, SlotKey
 
 BOOLS = frozenset((True, False))  # the selectors' outcomes that are verdicts, not errors
 
@@ -87,27 +87,10 @@ def outcomes(problem: Problem, key: SlotKey) -> Column:
 def claim_key(claim: Claim) -> tuple[object, ...]:
     """A pending claim but for its namespace, name and id."""
     requests = tuple(
-        (request.name, request.first_available, tuple(slot_key(slot) for slot in request.slots))
+        (request.name, request.first_available, tuple(slot.key() for slot in request.slots))
         for request in claim.requests
     )
     return (requests, claim.constraints, claim.allocated, claim.allocated_selector)
-
-
-def slot_key(slot: Slot) -> tuple[object, ...]:
-    capacity = tuple(slot.capacity_requests.items()) if slot.capacity_requests is not None else None
-    return (
-        slot.name,
-        slot.parent,
-        slot.device_class,
-        slot.class_exists,
-        slot.mode,
-        slot.count,
-        slot.admin_access,
-        slot.tolerations,
-        capacity,
-        slot.selectors_without_cel,
-        slot.derived,
-    )
 
 
 def pool_key(pool: PoolView, index: dict[int, int], devices: Sequence[Device]) -> tuple[object, ...]:

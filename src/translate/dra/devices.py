@@ -205,7 +205,7 @@ def _add_slice(
     skip = tuple(spec.skip_node_operations or ())
     ids: list[int] = []
     grouped = False
-    models: Any = spec.devices
+    models: Any = spec.devices  # a LazySlice's shell has none: its devices are the raw ones, or the model's
     if isinstance(obj, LazySlice):
         if obj.built:
             models = obj.model.spec.devices  # type: ignore[attr-defined]
