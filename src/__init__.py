@@ -3,3 +3,7 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+from .k8s_package import register as _register_k8s_package
+
+_register_k8s_package()

@@ -571,12 +571,12 @@ def cmd_allocate(args: argparse.Namespace) -> int:
     solution = engine.solve(built.problem, engines.Budget(args.steps, args.time_limit))
     messages = None
     if args.explain:
-        from .solver.explain import Options, explain
-
         # Only units proven not to fit: an allocator error already says exactly what stopped it, and
         # a unit the budget left undecided would only spend the budget again.
         failed = frozenset(o.unit for o in solution.units if o.status == Status.UNSATISFIABLE)
         if failed:
+            from .solver.explain import Options, explain
+
             why = Options(args.time_limit, args.steps, failed)
             messages = {u.unit: u.summary for u in explain(built, solution, why) if not u.fits}
     doc = render_list(built, solution, messages)
@@ -596,13 +596,15 @@ def cmd_allocate(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from .solver import engines
     from .solver.explain import Options, document, explain, text
-    from .solver.explain.admission_render import items as admission_items
-    from .solver.explain.admission_render import text as admission_text
     from .translate.dra.build import build
 
     gates = _gates(args)
     objects = load_valid(args, gates, api_problems_are_errors=False)
     bound = _bound_pods(args, objects, gates)
+    if bound is not None:
+        # The kubelet's side (and CP-SAT with it) is imported only for a node whose kubelet is described.
+        from .solver.explain.admission_render import items as admission_items
+        from .solver.explain.admission_render import text as admission_text
     if bound is not None and args.pod:
         node_doc = {
             "apiVersion": "kubefit.io/v1alpha1",
@@ -638,13 +640,15 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def _bound_pods(args: argparse.Namespace, objects: Any, gates: FeatureGates) -> list[Any] | None:
     """With --node N whose kubelet the input describes (its NodeTopology, as for `admit`): the pods bound
     to N (or --pod, when it is bound to N) explained as the kubelet admits them; None otherwise."""
-    from .solver.explain.admission import bound_to, explain_admissions, has_kubelet
-    from .translate.node.build import StateFiles
+    from .solver.explain.bound import bound_to, has_kubelet
 
     if not args.node or args.claims or not has_kubelet(objects, args.node):
         return None
     if args.pod and not bound_to(objects, args.node, args.pod):
         return None
+    from .solver.explain.admission import explain_admissions
+    from .translate.node.build import StateFiles
+
     files = StateFiles(args.cpu_manager_state, args.memory_manager_state)
     return explain_admissions(objects, gates, args.node, args.pod, files, args.time_limit)
 

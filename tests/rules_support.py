@@ -61,6 +61,7 @@ ENTRY = [
     "devices.lp",
     "counts.lp",
     "taints.lp",
+    "node_selector.lp",
     "constraints.lp",
     "counters.lp",
     "groups.lp",

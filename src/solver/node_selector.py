@@ -68,7 +68,7 @@ def for_allocation(devices: Sequence[Device], node: str) -> tuple[NodeSelectorTe
     fields: list[NodeRequirement] = []
     for device in devices:
         placement = device.placement
-        if placement.node_name or device.binds_to_node:
+        if is_node_local(device):
             return (NodeSelectorTerm(match_fields=(NodeRequirement("metadata.name", "In", (node,)),)),)
         if placement.selector is None:
             continue
@@ -83,3 +83,24 @@ def for_allocation(devices: Sequence[Device], node: str) -> tuple[NodeSelectorTe
     if not expressions and not fields:
         return None
     return (NodeSelectorTerm(tuple(expressions), tuple(fields)),)
+
+
+def creation_error(claim_name: str, devices: Sequence[Device], node: str) -> str | None:
+    """The allocator's error when an allocation's devices make no single nodeSelector (it is built once
+    the search has succeeded, so the whole Allocate call fails): None when they do."""
+    try:
+        for_allocation(devices, node)
+    except SelectorError as e:
+        return f"create NodeSelector for claim {claim_name}: {e}"
+    return None
+
+
+def is_node_local(device: Device) -> bool:
+    """A device that pins the allocation to the node it is allocated on (for_allocation stops there)."""
+    return bool(device.placement.node_name) or device.binds_to_node
+
+
+def terms_of(device: Device) -> int:
+    """How many nodeSelector terms the device's placement has (more than one is an allocator error)."""
+    selector = device.placement.selector
+    return len(selector) if selector is not None else 0

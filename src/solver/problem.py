@@ -181,6 +181,16 @@ class Device:
 PoolState = Literal["complete", "incomplete", "invalid"]
 
 
+def consumption(device: Device) -> dict[str, dict[str, Fraction]]:
+    """What one charge of the device draws: counter set -> counter -> amount."""
+    out: dict[str, dict[str, Fraction]] = {}
+    for use in device.consumes:
+        counters = out.setdefault(use.counter_set, {})
+        for counter, value in use.counters.items():
+            counters[counter] = counters.get(counter, Fraction(0)) + value
+    return out
+
+
 @dataclass(frozen=True)
 class PoolView:
     """A pool as one node's allocator sees it (GatherPools): the generation it settled on, whether

@@ -10,6 +10,8 @@ on the object (`KubeObject.extras`).
 from __future__ import annotations
 
 import copy
+import functools
+import gc
 import os
 import sys
 import types
@@ -300,17 +302,23 @@ def _validate(
 ) -> tuple[BaseModel | None, dict[FieldPath, Any], bool]:
     """Validate, setting unknown fields aside (warned, or errors with `strict`) and reporting the rest."""
     extras: dict[FieldPath, Any] = {}
+    fills = _missing_value_structs(model, data)
+    work: Any = data
     try:
-        work = _plain(data)
+        if fills or not _plain_below(data):
+            work = _plain(data)
     except _TooDeep:
         path = _deep_field(data)
         problems.add(_problem(f"exceeded max depth of {MAX_DEPTH}", file, data, line, ref, path, model))
         return None, extras, False
-    _fill_value_structs(model, work)
+    for path in fills:
+        _set(work, path, {})
     for _ in range(50):
         try:
             instance = model.model_validate(work)
         except ValidationError as e:
+            if work is data:
+                work = _plain(data)  # what is set aside or filled below changes the copy, never what was read
             unknown = [err for err in e.errors() if err["type"] == "extra_forbidden"]
             filled = [err for err in e.errors() if _fill_status_field(model, work, err)]
             others = [err for err in e.errors() if err["type"] != "extra_forbidden" and err not in filled]
@@ -365,21 +373,53 @@ _VALUE_STRUCTS: tuple[FieldPath, ...] = (
 )
 
 
-def _fill_value_structs(model: type[BaseModel], work: dict[str, Any]) -> None:
-    """Give a Kubernetes API object the zero value of each such struct it leaves out (or null), as the
-    API server stores it; the client's models would leave None where every reader expects the struct."""
+def _missing_value_structs(model: type[BaseModel], data: dict[str, Any]) -> list[FieldPath]:
+    """Where a Kubernetes API object leaves out (or nulls) such a struct: each gets its zero value, as
+    the API server stores it; the client's models would leave None where every reader expects it."""
     spec = model.model_fields.get("spec")
     if not model.__module__.startswith("kubernetes.") or spec is None or spec.is_required():
-        return  # kubefit's own kinds; or a spec the schema requires, which it reports missing
+        return []  # kubefit's own kinds; or a spec the schema requires, which it reports missing
+    out: list[FieldPath] = []
     for path in _VALUE_STRUCTS:
-        parent: Any = work
-        for part in path[:-1]:
-            parent = parent.get(part) if isinstance(parent, dict) else None
+        parent: Any = data
+        for i, part in enumerate(path[:-1]):
+            filled = path[: i + 1] in out  # filled before it: an empty struct
+            parent = {} if filled else parent.get(part) if isinstance(parent, dict) else None
         if not isinstance(parent, dict) or parent.get(path[-1]) is not None:
             continue
         annotation = _annotation_at(model, path)
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            parent[path[-1]] = {}
+            out.append(path)
+    return out
+
+
+def _set(data: dict[str, Any], path: FieldPath, value: Any) -> None:
+    parent: Any = data
+    for part in path[:-1]:
+        parent = parent[part]
+    parent[path[-1]] = value
+
+
+def _plain_below(data: dict[str, Any]) -> bool:
+    """Whether every collection below the root is a plain dict or list, nested at most MAX_DEPTH deep:
+    pydantic may then read the data itself. Otherwise (a reader's line-keeping subclass, which a model
+    field of any type would keep as given, or nesting too deep) it reads a plain copy. One pass per
+    level, by the collector's traversal, instead of a copy of every object."""
+    level: list[Any] = []
+    below: Iterable[Any] = data.values()  # the root's own: a subclass's attributes are not its data
+    depth = 0
+    while True:
+        for v in below:
+            if v.__class__ is dict or v.__class__ is list:
+                level.append(v)
+            elif isinstance(v, dict | list):
+                return False
+        if not level:
+            return True
+        depth += 1
+        if depth == MAX_DEPTH:
+            return False
+        below, level = gc.get_referents(*level), []
 
 
 def _unwrap(annotation: Any) -> Any:
@@ -395,6 +435,11 @@ def _unwrap(annotation: Any) -> Any:
 
 
 def _annotation_at(model: type[BaseModel], loc: Sequence[Any]) -> Any:
+    return _annotation_of(model, tuple(loc))
+
+
+@functools.lru_cache(maxsize=4096)
+def _annotation_of(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
     current: Any = model
     for part in loc:
         current = _unwrap(current)

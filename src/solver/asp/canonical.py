@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..node_selector import terms_of
+
 if TYPE_CHECKING:
     from .facts import Builder
 
 
 def order_matters(b: Builder) -> bool:
-    """Without list support, a distinctAttribute takes a list or empty value only first: the rules
-    then read the device order (see constraints.lp)."""
+    """Without list support, a distinctAttribute takes a list or empty value only first, and a device
+    whose slice selector has several terms needs a node-local device before it: the rules then read the
+    device order (see constraints.lp, node_selector.lp)."""
+    if any(terms_of(b.p.devices[d]) > 1 for ds in b.nf.candidates.values() for d in ds):
+        return True
     if b.p.on("ListTypeAttributes"):
         return False
     distinct = {

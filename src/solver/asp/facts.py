@@ -24,6 +24,7 @@ from clorm import Predicate
 from ..attributes import as_set
 from ..capacity import CapacityError, device_capacity, fit
 from ..greedy.allocator import AllocationError, NodeAllocator
+from ..node_selector import is_node_local, terms_of
 from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey, Taint
 from . import canonical
 from . import schema as s
@@ -117,6 +118,22 @@ class Builder:
                 self.all_candidates(position, info)
             else:
                 self.exact_candidates(position, info)
+        self.selector_hazards()
+
+    def selector_hazards(self) -> None:
+        """A candidate from a slice whose nodeSelector has several terms fails the allocation when the
+        scheduler's search order puts it before any node-local device of its claim (createNodeSelector)."""
+        for position, ds in self.nf.candidates.items():
+            for d in ds:
+                terms = terms_of(self.p.devices[d])
+                if terms > 1:
+                    info = self.nf.slots[position]
+                    self.nf.hazards.append(
+                        f"claim {self.nf.claims[info.claim].ref}, request {info.slot.result_name}: device "
+                        f"{self.p.devices[d].ref} has a nodeSelector of {terms} terms, an error unless a "
+                        "node-local device precedes it"
+                    )
+                    return
 
     def exact_candidates(self, position: int, info: SlotInfo) -> None:
         p = self.p
@@ -277,6 +294,10 @@ class Builder:
             self.add(s.ExistingShare(device=local))
         if d in nf.view.unreachable:
             self.add(s.Unreachable(device=local))
+        if is_node_local(device):
+            self.add(s.NodeLocal(device=local))
+        elif terms_of(device) > 1:
+            self.add(s.ManyTerms(device=local))
         if p.on("DeviceTaints"):
             for taint in device.taints:
                 t = self.taint_ids.get(taint)

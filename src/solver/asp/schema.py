@@ -105,6 +105,14 @@ class Unreachable(Predicate, name="unreachable"):
     device: int
 
 
+class NodeLocal(Predicate, name="node_local"):
+    device: int
+
+
+class ManyTerms(Predicate, name="many_terms"):
+    device: int
+
+
 # --- constraints -------------------------------------------------------------------------------------
 
 

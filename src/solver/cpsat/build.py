@@ -11,6 +11,7 @@ from .counts import device_counts, one_alternative, result_limit
 from .exclusive import exclusive_devices
 from .facts import NodeFacts
 from .model import NodeModel, variables
+from .node_selector import buildable_node_selector
 from .symmetry import identical_devices
 
 # Selectors, node reachability, binding conditions, taints, the in-use state, a pick's own capacity and
@@ -24,6 +25,7 @@ FAMILIES: tuple[Callable[[NodeModel], None], ...] = (
     compatibility_groups,
     consumable_capacity,
     attribute_constraints,
+    buildable_node_selector,
     identical_devices,
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from .facts import consumption
+from ..problem import consumption
 from .model import Literal, NodeModel
 from .scale import integral
 

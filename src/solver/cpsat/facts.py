@@ -21,7 +21,8 @@ from fractions import Fraction
 
 from ..attributes import as_set
 from ..greedy.allocator import AllocationError, NodeAllocator, admits
-from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey
+from ..node_selector import terms_of
+from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey, consumption
 
 GroupSeed = tuple[bool, bool, frozenset[str]]  # (has members, all declared no group, common groups)
 
@@ -128,7 +129,24 @@ def gather(problem: Problem, view: NodeView, claims: Sequence[Claim], in_use: In
         else:
             _exact_candidates(facts, s)
     _constraints(facts)
+    _selector_hazards(facts)
     return facts
+
+
+def _selector_hazards(facts: NodeFacts) -> None:
+    """A candidate from a slice whose nodeSelector has several terms fails the allocation when the
+    scheduler's search order puts it before any node-local device of its claim (createNodeSelector)."""
+    devices = facts.problem.devices
+    for s in facts.slots:
+        for d in s.candidates:
+            terms = terms_of(devices[d])
+            if terms > 1:
+                claim = facts.claims[s.claim]
+                facts.hazards.append(
+                    f"claim {claim.ref}, request {s.slot.result_name}: device {devices[d].ref} has a "
+                    f"nodeSelector of {terms} terms, an error unless a node-local device precedes it"
+                )
+                return
 
 
 # --- candidates -----------------------------------------------------------------------------------------
@@ -224,16 +242,6 @@ def _counters_alone(facts: NodeFacts, device: Device) -> bool:
             if value < drawn.get(name, {}).get(counter, Fraction(0)):
                 return False
     return True
-
-
-def consumption(device: Device) -> dict[str, dict[str, Fraction]]:
-    """What one charge of the device draws: counter set -> counter -> amount."""
-    out: dict[str, dict[str, Fraction]] = {}
-    for use in device.consumes:
-        counters = out.setdefault(use.counter_set, {})
-        for counter, value in use.counters.items():
-            counters[counter] = counters.get(counter, Fraction(0)) + value
-    return out
 
 
 def _groups_admit(facts: NodeFacts, device: Device) -> bool:

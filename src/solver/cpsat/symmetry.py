@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Hashable
 
 from ..capacity import device_capacity
+from ..node_selector import is_node_local, terms_of
 from .model import Literal, NodeModel
 
 
@@ -14,9 +15,10 @@ def identical_devices(nm: NodeModel) -> None:
     maps every allocation onto an equally good one, and first-fit itself prefers the lower rank, so
     the allocation every objective ends with (its tie-break is first-fit) is never cut off."""
     sensitive = _order_sensitive(nm)
+    placed = _placement_sensitive(nm)
     classes: dict[Hashable, list[int]] = {}
     for d in nm.uses_of:
-        if any(s.position in sensitive for s, _ in nm.uses_of[d]):
+        if d in placed or any(s.position in sensitive for s, _ in nm.uses_of[d]):
             continue
         signature = _signature(nm, d)
         if signature is not None:
@@ -37,6 +39,15 @@ def _order_sensitive(nm: NodeModel) -> set[int]:
         if any(v.is_list or v.kind is None for v in cf.values.values()):
             out.update(cf.slots)
     return out
+
+
+def _placement_sensitive(nm: NodeModel) -> set[int]:
+    """Where a device's slice selector has several terms, whether it is usable depends on a node-local
+    device coming before it in the results (node_selector.py): those devices' order matters."""
+    devices = nm.facts.problem.devices
+    if not any(terms_of(devices[d]) > 1 for d in nm.uses_of):
+        return set()
+    return {d for d in nm.uses_of if terms_of(devices[d]) > 1 or is_node_local(devices[d])}
 
 
 def _signature(nm: NodeModel, d: int) -> Hashable | None:

@@ -363,21 +363,6 @@ def explain_node(
 # --- from objects ------------------------------------------------------------------------------------
 
 
-def bound_to(objects: ObjectSet, node: str, pod_ref: str) -> bool:
-    """Whether the pod named `pod_ref` ([namespace/]name) is bound to `node` (the kubelet admits it)."""
-    namespace, _, name = pod_ref.rpartition("/")
-    for o in objects.of_kind("Pod"):
-        spec = getattr(o.model, "spec", None)
-        if o.name == name and (not namespace or o.namespace == namespace) and spec is not None:
-            return bool(spec.node_name == node)
-    return False
-
-
-def has_kubelet(objects: ObjectSet, node: str) -> bool:
-    """Whether the input describes the node's kubelet (its NodeTopology), as `kubefit admit` needs."""
-    return objects.get("NodeTopology", node) is not None
-
-
 def device_names(objects: ObjectSet, node: str) -> Devices:
     """The allocated devices of the claims of the node's pods, named as the allocator names them."""
     out: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}

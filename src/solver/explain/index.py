@@ -9,8 +9,7 @@ from functools import cached_property
 
 from ..asp import schema as s
 from ..asp.facts import NodeFacts, SlotInfo
-from ..cpsat.facts import consumption
-from ..problem import Device, PoolView, Taint
+from ..problem import Device, PoolView, Taint, consumption
 
 BLOCKING = ("NoSchedule", "NoExecute")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engines import ENGINE_FEATURES, Budget
+from ..node_selector import creation_error
 from ..problem import Claim, InUse, NodeView, Problem, Unit
 from ..solution import Solution, Status
 from ..units import NodeAnswer, Taken, solve_units
@@ -53,10 +54,16 @@ def search_node(
         )
     if not done:
         return NodeAnswer(Status.UNSATISFIABLE, message="cannot allocate all claims", steps=allocator.steps)
+    allocations = tuple(allocator.allocations())
+    for allocation in allocations:
+        devices = [problem.devices[r.device] for r in allocation.results]
+        error = creation_error(problem.claims[allocation.claim].name, devices, view.node)
+        if error is not None:
+            return NodeAnswer(Status.ERROR, message=error, steps=allocator.steps)
     taken = tuple(
         Taken(device, admin, shared, consumed) for device, admin, shared, consumed in allocator.taken()
     )
-    return NodeAnswer(Status.ALLOCATED, tuple(allocator.allocations()), taken, steps=allocator.steps)
+    return NodeAnswer(Status.ALLOCATED, allocations, taken, steps=allocator.steps)
 
 
 def _limit(budget: Budget, allocator: NodeAllocator) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,7 @@ def cel_features(gates: FeatureGates) -> Features:
 Validator = Callable[[Any, ValidationContext], list[FieldError]]
 
 
+@functools.cache
 def _validators() -> dict[str, Validator]:
     from .device_class import validate_device_class
     from .device_taint_rule import validate_device_taint_rule

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...cpsat.facts import consumption
-from ...problem import Problem
+from ...problem import Problem, consumption
 from .decode import Placement
 from .planner import PlanResult
 from .summary import summarize

@@ -21,8 +21,7 @@ from typing import NamedTuple
 
 from ortools.sat.python import cp_model
 
-from ...cpsat.facts import consumption
-from ...problem import Device, Problem
+from ...problem import Device, Problem, consumption
 from .dra_node import Block
 
 SlotKey = tuple[int, int]  # (class index, subrequest index)

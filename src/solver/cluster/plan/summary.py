@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...cpsat.facts import consumption
-from ...problem import Problem
+from ...problem import Problem, consumption
 from ...solution import Solution, Status
 from .decode import Placement
 
