@@ -13,6 +13,7 @@ import dataclasses
 import gc
 import logging
 import math
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -843,4 +844,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    """The console script (and `python -m kubefit`): main, then the process ends without the
+    interpreter's teardown, which frees every object of a large dump one by one (a tenth of a second
+    after reading a 500-node cluster) for nobody. Everything kubefit writes is flushed first; files it
+    writes are closed where they are written."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass  # the reader went away: main answers that as success
+    logging.shutdown()
+    os._exit(code)

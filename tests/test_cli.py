@@ -320,3 +320,27 @@ def test_feature_gates_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["feature-gates"], capsys)
     assert code == 0
     assert "DRAConsumableCapacity" in out and "PodLevelResourceManagers" in out
+
+
+def test_the_process_ends_with_its_whole_answer_written() -> None:
+    """The command line skips the interpreter's teardown (cli.run): what it printed is flushed first."""
+    done = subprocess.run(
+        [sys.executable, "-m", "kubefit", "allocate", "-f", str(EXAMPLES / "gpu-mig"), "-o", "json"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["kind"] == "List"
+
+
+def test_a_reader_that_goes_away_ends_the_process_quietly() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kubefit", "allocate", "-f", str(EXAMPLES / "gpu-mig"), "-o", "yaml"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before kubefit writes anything: its first write finds no reader
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in err and "Exception ignored" not in err

@@ -33,7 +33,7 @@ def test_rules_are_found_as_package_data() -> None:
 
 def test_the_console_script_is_declared() -> None:
     (script,) = [e for e in importlib.metadata.entry_points(group="console_scripts") if e.name == "kubefit"]
-    assert script.value == "kubefit.cli:main"
+    assert script.value == "kubefit.cli:run"
 
 
 def test_a_wheel_holds_every_module_and_the_rules_package(tmp_path: Path) -> None:

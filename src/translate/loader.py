@@ -9,6 +9,7 @@ on the object (`KubeObject.extras`).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import gc
@@ -16,7 +17,7 @@ import os
 import sys
 import types
 import typing
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
@@ -55,7 +56,7 @@ def load(paths: Sequence[str], *, strict: bool = False, stdin: TextIO | None = N
     problems = ProblemList()
     objects = ObjectSet()
     # Reading makes millions of containers and models, none in a cycle (see gc_paused).
-    with gc_paused():
+    with gc_paused(), _proofs_forgotten():
         for path, text in _sources(paths, problems, stdin):
             # Once read, a file's text is read again only to locate a problem found later.
             source = SourceText(text, _rereader(path) if os.path.isfile(path) else None)
@@ -76,7 +77,7 @@ def load_text(text: str, file: str = "<input>", *, strict: bool = False) -> Obje
     """Read objects from a string (tests, the Python API)."""
     problems = ProblemList()
     objects = ObjectSet()
-    with gc_paused():
+    with gc_paused(), _proofs_forgotten():
         for doc in read_documents(text, file):
             if isinstance(doc, Problem):
                 problems.add(doc)
@@ -86,6 +87,17 @@ def load_text(text: str, file: str = "<input>", *, strict: bool = False) -> Obje
     problems.raise_if_errors()
     objects.warnings = problems.warnings
     return objects
+
+
+@contextlib.contextmanager
+def _proofs_forgotten() -> Iterator[None]:
+    """What the reader proved of the device lists it read is for this load only."""
+    from .slice_plain import forget
+
+    try:
+        yield
+    finally:
+        forget()
 
 
 def _sources(paths: Sequence[str], problems: ProblemList, stdin: TextIO | None) -> Iterable[tuple[str, str]]:
@@ -257,10 +269,10 @@ def _lazy_slice(
     """A ResourceSlice whose devices are all plain, read without a model per device: the slice is
     validated without its devices (which the plain subset guarantees the model accepts as they are).
     None when anything needs the full path, which then reports exactly what it always has."""
-    from .slice_plain import plain_devices
+    from .slice_plain import proven_once
 
     spec = data.get("spec")
-    if not isinstance(spec, dict) or not spec.get("devices") or not plain_devices(spec["devices"]):
+    if not isinstance(spec, dict) or not spec.get("devices") or not proven_once(spec["devices"]):
         return None
     shell_data = {**data, "spec": {**spec, "devices": []}}
     local = ProblemList()

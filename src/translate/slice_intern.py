@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .slice_plain import plain_devices
+from .slice_plain import prove
 
 Parts = dict[Any, Any]
 
@@ -28,7 +28,7 @@ def share(item: Any, parts: Parts) -> None:
         return
     spec = item.get("spec")
     devices = spec.get("devices") if spec.__class__ is dict else None
-    if not devices or item.get("apiVersion") != "resource.k8s.io/v1" or not plain_devices(devices):
+    if not devices or item.get("apiVersion") != "resource.k8s.io/v1" or not prove(devices):
         return
     get = parts.get
     for device in devices:

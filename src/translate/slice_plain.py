@@ -125,3 +125,28 @@ def plain_devices(devices: object) -> bool:
         )
     except (TypeError, KeyError):
         return False
+
+
+# Device lists a reader proved plain as it read them (slice_intern shares their parts), by identity,
+# so the loader does not check them a second time; forgotten when the load ends.
+_proven: dict[int, list[Any]] = {}
+
+
+def prove(devices: object) -> bool:
+    """plain_devices, remembered for `proven_once`."""
+    if not plain_devices(devices):
+        return False
+    assert isinstance(devices, list)
+    _proven[id(devices)] = devices
+    return True
+
+
+def proven_once(devices: object) -> bool:
+    """plain_devices, answered from what a reader proved of this very list (once) where it can."""
+    if _proven.pop(id(devices), None) is devices:
+        return True
+    return plain_devices(devices)
+
+
+def forget() -> None:
+    _proven.clear()
