@@ -244,6 +244,34 @@ def test_allocated_peers_bring_their_compatibility_groups() -> None:
     assert picks(first_fit(counter_problem(devices, [claim(0)], in_use=held))) == [(0, "req-0", 2)]
 
 
+def _all_then_one() -> object:
+    """An All alternative, refused (its list holds devices that cannot be taken), then one device: the
+    All list's devices stay in the model (as picks of a slot that is never chosen)."""
+    return claim(0, first_available("req-0", slot("all", mode="All"), slot("one")))
+
+
+def test_allocated_peers_with_no_common_group_shut_out_grouped_partitions_only() -> None:
+    """Allocated peers that share no group leave no group for any grouped partition; a device that draws
+    on no counter still fits (the model once demanded a surviving group for the partitions of the All
+    list even with none of them picked, and answered that nothing fits)."""
+    devices = [*partitions(1, 1, 1, groups=(("a",), ("b",), ("a",))), device(3)]
+    held = InUse(frozenset({devices[0].ref, devices[1].ref}))
+    answer = first_fit(counter_problem(devices, [_all_then_one()], in_use=held))
+    assert picks(answer) == [(0, "req-0/one", 3)]
+
+
+def test_counters_overdrawn_by_what_is_allocated_refuse_every_partition_of_the_pool() -> None:
+    """Allocated partitions draw more than the counters hold (published so, or shrunk since): the
+    allocator then adds no device that draws on the pool's counters, and only the others fit (the model
+    once required the All list's partitions to fit the negative amount left, even unpicked)."""
+    devices = [*partitions(5, 5, 1, 1), device(4)]
+    held = InUse(frozenset({devices[0].ref, devices[1].ref}))
+    answer = first_fit(counter_problem(devices, [_all_then_one()], in_use=held))
+    assert picks(answer) == [(0, "req-0/one", 4)]
+    two = counter_problem(devices, [claim(0, exact(count=2))], in_use=held)
+    assert first_fit(two).units[0].status == Status.UNSATISFIABLE
+
+
 # --- consumable capacity ----------------------------------------------------------------------------------
 
 

@@ -629,6 +629,18 @@ def test_allocated_peers_bring_their_groups() -> None:
     assert validate(off, solution(alloc(0, res(2)))) == []
 
 
+def test_allocated_peers_seed_the_groups_as_the_allocator_folds_them() -> None:
+    """Allocated peers already mixing a grouped and a group-less device (slices changed since): the
+    allocator's running state keeps the grouped peer's groups, so a device sharing one is admitted."""
+    held = InUse(exclusive=frozenset({"driver-a/pool-1/device-0", "driver-a/pool-1/device-1"}))
+    devices = partitions(1, 1, 1, 1, groups=[["a"], [], ["a"], []])
+    p = counter_problem(devices, [claim(0)], in_use=held)
+    assert validate(p, solution(alloc(0, res(2)))) == []
+    only(validate(p, solution(alloc(0, res(3)))), "compatibility-groups", "driver-a/pool-1/device-3")
+    greedy_answer = GreedyEngine().solve(p)
+    assert validate(p, greedy_answer) == []
+
+
 # --- consumable capacity --------------------------------------------------------------------------------
 
 

@@ -36,7 +36,7 @@ Violation kinds (stable identifiers):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -575,23 +575,25 @@ class _Validator:
 
     def check_groups(self, pool: PoolView, members: Sequence[_Pick]) -> None:
         for name in dict.fromkeys(use.counter_set for p in members for use in p.device.consumes):
-            groups = [
-                frozenset(use.groups)
-                for d in pool.counter_devices
-                if self.held.allocated(self.p.devices[d].ref)
-                for use in self.p.devices[d].consumes
-                if use.counter_set == name
-            ]
-            # Report the first new device after which the set is no longer compatible.
+            # The allocator's running state, seeded from the allocated devices in pool order: a state
+            # that is already inconsistent (a group-less peer beside grouped ones) is what it keeps.
+            state: _Groups = None
+            for d in pool.counter_devices:
+                if self.held.allocated(self.p.devices[d].ref):
+                    for use in self.p.devices[d].consumes:
+                        if use.counter_set == name:
+                            state = _joined(state, frozenset(use.groups))
+            # Report the first new device the set does not admit.
             for pick, use in ((p, u) for p in members for u in p.device.consumes if u.counter_set == name):
-                groups.append(frozenset(use.groups))
-                if not _compatible(groups):
+                groups = frozenset(use.groups)
+                if not _admitted(state, groups):
                     text = (
                         f"(groups {sorted(use.groups)}) shares no compatibility group with the other "
                         f"devices on counter set {name} of pool {pool.ref}"
                     )
                     self.bad(pick, "compatibility-groups", text)
                     break
+                state = _joined(state, groups)
 
     def check_capacity_totals(self, picks: Sequence[_Pick]) -> None:
         inflight: dict[str, dict[str, Fraction]] = {}
@@ -683,14 +685,28 @@ def _distinct_breaks(values: Sequence[AttrValue | None], lists: bool) -> int | N
     return None
 
 
-def _compatible(groups: Iterable[frozenset[str]]) -> bool:
-    """One counter set's devices: all declare no group, or all share at least one."""
-    members = list(groups)
-    if all(not g for g in members):
+# A counter set's compatibility state: None before any member, _GROUPLESS while every member declared no
+# group, else the groups all grouped members share (spec: DRADeviceCompatibilityGroups).
+_GROUPLESS = "group-less"
+_Groups = frozenset[str] | str | None
+
+
+def _admitted(state: _Groups, groups: frozenset[str]) -> bool:
+    if state is None:
         return True
-    if any(not g for g in members):
-        return False
-    return bool(frozenset.intersection(*members))
+    if isinstance(state, str):
+        return not groups
+    return bool(state & groups)
+
+
+def _joined(state: _Groups, groups: frozenset[str]) -> _Groups:
+    """A member joins (or is seeded): a group-less one leaves a grouped state as it is, and a grouped
+    one a group-less state."""
+    if state is None:
+        return groups if groups else _GROUPLESS
+    if isinstance(state, str) or not groups:
+        return state
+    return state & groups
 
 
 def _add(totals: dict[str, dict[str, Fraction]], device: Device, sign: int) -> None:

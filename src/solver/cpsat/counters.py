@@ -31,6 +31,12 @@ def shared_counters(nm: NodeModel) -> None:
     for pool_ref, devices in charged(nm).items():
         pool = nm.facts.pool_of[devices[0]]
         available = nm.facts.available.get(pool_ref) or nm.facts.allocator.available(pool)
+        if any(left < 0 for counters in available.values() for left in counters.values()):
+            # What is allocated already overdraws a counter: the allocator then lets no device that
+            # draws on the pool's counters join (the pool's counters do not cover what is allocated).
+            for d in devices:
+                nm.model.add(charge(nm, d)[0] == 0)
+            continue
         drawn = {d: consumption(nm.facts.problem.devices[d]) for d in devices}
         for name, counters in available.items():
             for counter, left in counters.items():
@@ -76,4 +82,7 @@ def compatibility_groups(nm: NodeModel) -> None:
             for d, g_set in grouped.items():
                 if g not in g_set:
                     nm.model.add_implication(survives[g], nm.picked(d).negated())
-        nm.model.add_bool_or([*survives.values(), *([mode] if mode is not None else [])])
+        # Only a grouped pick needs a surviving group: with none left (allocated peers share none with
+        # any candidate), no grouped device may be picked, and the rest of the node still may be.
+        for d in grouped:
+            nm.model.add_bool_or(list(survives.values())).only_enforce_if(nm.picked(d))
