@@ -36,7 +36,9 @@ def test_asp_gives_greedys_and_cpsats_answer_wherever_greedy_decides(p: Problem)
 
 
 def test_seeded_problems_agree_too() -> None:
-    for seed in range(60):
+    """Also the seeds where asp once disagreed: an admin pick of a device another claim of the call took
+    draws on the counters again (1513, 2047, 2385, 4341)."""
+    for seed in (1513, 2047, 2385, 4341, *range(60)):
         p = generated_problem(random.Random(seed))
         reference = greedy(p, STEPS)
         if decided(reference):

@@ -347,7 +347,9 @@ class Builder:
         if not p.on("PartitionableDevices"):
             return
         pools: list[PoolView] = []
-        draws: dict[int, list[tuple[int, dict[str, Fraction]]]] = {}  # counter set -> (device, counters)
+        # counter set -> (slot, device, counters) per charge a pick can make (see counters.lp)
+        draws: dict[int, list[tuple[int, int, dict[str, Fraction]]]] = {}
+        slots_of = self.slots_of()
         for d in nf.devices:
             device = p.devices[d]
             if not device.consumes:
@@ -369,7 +371,10 @@ class Builder:
                     continue  # an unknown counter set: the pool is invalid and never searched
                 cs = self.set_id(pool, name)
                 self.add(s.Draws(device=local, counter_set=cs))
-                draws.setdefault(cs, []).append((local, counters))
+                # Every pick of a device that is not multi-allocatable draws (an admin pick again); a
+                # multi-allocatable one draws once, when its first share opens it (slot -1).
+                charges = [-1] if nf.allocator.multi(device) else slots_of.get(d, [])
+                draws.setdefault(cs, []).extend((slot, local, counters) for slot in charges)
             if p.on("CompatibilityGroups"):
                 for use in device.consumes:
                     for g in use.groups if use.counter_set in pool.counter_sets else ():
@@ -384,8 +389,8 @@ class Builder:
                 for counter in sorted(available.get(name, {})):
                     left = available[name][counter]
                     cs = self.set_ids.get((pool.ref, name), -1)
-                    users = [(local, c[counter]) for local, c in draws.get(cs, ()) if counter in c]
-                    if sum((a for _, a in users), Fraction(0)) <= left:
+                    users = [(slot, d, c[counter]) for slot, d, c in draws.get(cs, ()) if counter in c]
+                    if sum((a for _, _, a in users), Fraction(0)) <= left:
                         continue  # all candidates together fit: the counter cannot stand in the way
                     counted = True
                     self.counter(self.set_id(pool, name), counter, left, users)
@@ -407,19 +412,31 @@ class Builder:
             self.nf.counter_sets.append((pool, name))
         return self.set_ids[key]
 
-    def counter(self, cs: int, counter: str, left: Fraction, users: list[tuple[int, Fraction]]) -> None:
+    def counter(self, cs: int, counter: str, left: Fraction, users: list[tuple[int, int, Fraction]]) -> None:
         """What is left of one counter and what each candidate draws, or, for amounts too large for
-        clingo, the sets of candidates that overdraw it."""
-        ints = scaled([left, *(a for _, a in users)])
+        clingo, the sets of charges (slot, device) that overdraw it."""
+        ints = scaled([left, *(a for _, _, a in users)])
         if ints is None:
-            for i, members in enumerate(overdraws(left, [a for _, a in users])):
+            for i, members in enumerate(overdraws(left, [a for _, _, a in users])):
                 self.add(s.Overdraw(counter_set=cs, counter=counter, index=i))
                 for m in members:
-                    self.add(s.OverdrawMember(counter_set=cs, counter=counter, index=i, device=users[m][0]))
+                    slot, local, _ = users[m]
+                    self.add(
+                        s.OverdrawMember(counter_set=cs, counter=counter, index=i, slot=slot, device=local)
+                    )
             return
         self.add(s.CounterLeft(counter_set=cs, counter=counter, amount=ints[0]))
-        for (local, _), amount in zip(users, ints[1:], strict=True):
+        amounts = dict(zip((local for _, local, _ in users), ints[1:], strict=False))
+        for local, amount in amounts.items():
             self.add(s.Consumes(device=local, counter_set=cs, counter=counter, amount=amount))
+
+    def slots_of(self) -> dict[int, list[int]]:
+        """Device -> the slots (positions) that may pick it: candidates, and All lists."""
+        out: dict[int, list[int]] = {}
+        for position in sorted({*self.nf.candidates, *self.listed}):
+            for d in dict.fromkeys([*self.nf.candidates.get(position, ()), *self.listed.get(position, ())]):
+                out.setdefault(d, []).append(position)
+        return out
 
     def capacity_facts(self) -> None:
         nf = self.nf

@@ -171,6 +171,7 @@ class OverdrawMember(Predicate, name="overdraw_member"):
     counter_set: int
     counter: str
     index: int
+    slot: int
     device: int
 
 
