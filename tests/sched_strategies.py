@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -34,6 +35,16 @@ NAMESPACES = {"default": {}, "team": {"team": "yes"}}
 POD_LABELS = {"app": ("web", "db", "cache"), "tier": ("front", "back")}
 TAINT_KEYS = ("dedicated", "flaky")
 EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+
+
+def quick(examples: int) -> settings:
+    """Derandomized and without deadlines: the suite's cluster properties."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
 
 
 @dataclass(frozen=True)

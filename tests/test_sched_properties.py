@@ -44,6 +44,7 @@ from sched_strategies import (
     Taint,
     Toleration,
     clusters,
+    quick,
 )
 
 from kubefit.cli import main
@@ -57,16 +58,6 @@ from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import Built, build
 from kubefit.translate.loader import load_text
 from kubefit.translate.validation.run import validate_objects
-
-
-def quick(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        derandomize=True,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
-
 
 # --- the scheduler's trace ----------------------------------------------------------------------------
 

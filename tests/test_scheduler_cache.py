@@ -17,9 +17,9 @@ from typing import Any
 from unittest import mock
 
 from benchmark_modules import benchmark_module
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from sched_strategies import ClusterModel, clusters
+from sched_strategies import ClusterModel, clusters, quick
 
 from kubefit.solver import engines
 from kubefit.solver.cluster import memo
@@ -33,15 +33,6 @@ gen = benchmark_module("cluster")
 mig = benchmark_module("generate")
 
 Doc = dict[str, Any]
-
-
-def quick(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        derandomize=True,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
 
 
 def solve(docs: Sequence[Doc], reuse: bool, seed: int | None = None) -> Solution:

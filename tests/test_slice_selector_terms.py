@@ -6,6 +6,7 @@ asp's own models never pick such a device where the allocator could not build th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -16,7 +17,7 @@ from problem_strategies import claim, device, exact, node_view, problem
 from kubefit.solver.asp import AspEngine
 from kubefit.solver.cpsat.build import build
 from kubefit.solver.cpsat.facts import gather
-from kubefit.solver.problem import NodeRequirement, NodeSelectorTerm, Placement, Problem
+from kubefit.solver.problem import Device, NodeRequirement, NodeSelectorTerm, Placement, Problem
 from kubefit.solver.solution import Solution, Status
 from kubefit.solver.validate import validate
 
@@ -25,11 +26,11 @@ TWO_TERMS = Placement(selector=(REGION, REGION))
 MESSAGE = "create NodeSelector for claim claim-0: unsupported ResourceSlice.NodeSelector with 2 terms"
 
 
-def network(i: int, pool: str) -> object:
+def network(i: int, pool: str) -> Device:
     return replace(device(i, pool=pool), placement=TWO_TERMS)
 
 
-def local(i: int, pool: str) -> object:
+def local(i: int, pool: str) -> Device:
     return replace(device(i, pool=pool), placement=Placement(node_name="node-1"))
 
 
@@ -89,9 +90,11 @@ def _feasible_with(p: Problem, slot: int, d: int) -> bool:
 
 
 @pytest.mark.parametrize(("first", "feasible"), [(network, False), (local, True)])
-def test_cpsat_model_needs_a_node_local_pick_before_it(first: object, feasible: bool) -> None:
+def test_cpsat_model_needs_a_node_local_pick_before_it(
+    first: Callable[[int, str], Device], feasible: bool
+) -> None:
     second = local if first is network else network
-    devices = [first(0, "pool-1"), second(1, "pool-2")]  # type: ignore[operator]
+    devices = [first(0, "pool-1"), second(1, "pool-2")]
     net = 0 if first is network else 1
     assert _feasible_with(problem(devices, [claim(0, exact(count=2))]), 0, net) == feasible
 

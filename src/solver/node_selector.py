@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .problem import Device, NodeRequirement, NodeSelectorTerm
+from .problem import Claim, Device, NodeRequirement, NodeSelectorTerm, Slot
 
 
 def _label_matches(expr: Any, labels: Mapping[str, str]) -> bool:
@@ -104,3 +104,17 @@ def terms_of(device: Device) -> int:
     """How many nodeSelector terms the device's placement has (more than one is an allocator error)."""
     selector = device.placement.selector
     return len(selector) if selector is not None else 0
+
+
+def selector_hazard(claim: Claim, slot: Slot, candidates: Iterable[Device]) -> str | None:
+    """A candidate from a slice whose nodeSelector has several terms fails the allocation when the
+    scheduler's search order puts it before any node-local device of its claim (createNodeSelector):
+    the engines then let first-fit decide first. The hazard, worded, or None."""
+    for device in candidates:
+        terms = terms_of(device)
+        if terms > 1:
+            return (
+                f"claim {claim.ref}, request {slot.result_name}: device {device.ref} has a nodeSelector "
+                f"of {terms} terms, an error unless a node-local device precedes it"
+            )
+    return None

@@ -42,7 +42,7 @@ from fractions import Fraction
 
 from .attributes import ValueSet, as_set, intersect, scalar_distinct, scalar_equal
 from .capacity import CapacityError, consumed_amount, device_capacity, fit, resolve_requests, violates
-from .node_selector import SelectorError, for_allocation, terms_match
+from .node_selector import SelectorError, creation_error, for_allocation, terms_match
 from .problem import AttrValue, Claim, Device, NodeView, PoolView, Problem, Selectable, Slot, SlotKey, Unit
 from .solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 
@@ -257,10 +257,9 @@ class _Validator:
                 self.check_share(pick)
                 picks.append(pick)
                 by_slot.setdefault(result.slot, []).append(result.device)
-        try:
-            for_allocation([p.device for p in picks], view.node)
-        except SelectorError as e:
-            self.fail(claim, "node", f"create NodeSelector: {e}")
+        error = creation_error(claim.name, [p.device for p in picks], view.node)
+        if error is not None:
+            self.fail(claim, "node", error)
         for ri, si in chosen.items():
             key = (claim.id, ri, si)
             self.check_count(claim, key, by_slot.get(key, []), all_lists, view)

@@ -24,7 +24,7 @@ from clorm import Predicate
 from ..attributes import as_set
 from ..capacity import CapacityError, device_capacity, fit
 from ..greedy.allocator import AllocationError, NodeAllocator
-from ..node_selector import is_node_local, terms_of
+from ..node_selector import is_node_local, selector_hazard, terms_of
 from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey, Taint
 from . import canonical
 from . import schema as s
@@ -121,19 +121,12 @@ class Builder:
         self.selector_hazards()
 
     def selector_hazards(self) -> None:
-        """A candidate from a slice whose nodeSelector has several terms fails the allocation when the
-        scheduler's search order puts it before any node-local device of its claim (createNodeSelector)."""
         for position, ds in self.nf.candidates.items():
-            for d in ds:
-                terms = terms_of(self.p.devices[d])
-                if terms > 1:
-                    info = self.nf.slots[position]
-                    self.nf.hazards.append(
-                        f"claim {self.nf.claims[info.claim].ref}, request {info.slot.result_name}: device "
-                        f"{self.p.devices[d].ref} has a nodeSelector of {terms} terms, an error unless a "
-                        "node-local device precedes it"
-                    )
-                    return
+            info = self.nf.slots[position]
+            hazard = selector_hazard(self.nf.claims[info.claim], info.slot, (self.p.devices[d] for d in ds))
+            if hazard is not None:
+                self.nf.hazards.append(hazard)
+                return
 
     def exact_candidates(self, position: int, info: SlotInfo) -> None:
         p = self.p

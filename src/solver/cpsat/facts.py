@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from ..attributes import as_set
 from ..greedy.allocator import AllocationError, NodeAllocator, admits
-from ..node_selector import terms_of
+from ..node_selector import selector_hazard
 from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey, consumption
 
 GroupSeed = tuple[bool, bool, frozenset[str]]  # (has members, all declared no group, common groups)
@@ -134,19 +134,12 @@ def gather(problem: Problem, view: NodeView, claims: Sequence[Claim], in_use: In
 
 
 def _selector_hazards(facts: NodeFacts) -> None:
-    """A candidate from a slice whose nodeSelector has several terms fails the allocation when the
-    scheduler's search order puts it before any node-local device of its claim (createNodeSelector)."""
     devices = facts.problem.devices
     for s in facts.slots:
-        for d in s.candidates:
-            terms = terms_of(devices[d])
-            if terms > 1:
-                claim = facts.claims[s.claim]
-                facts.hazards.append(
-                    f"claim {claim.ref}, request {s.slot.result_name}: device {devices[d].ref} has a "
-                    f"nodeSelector of {terms} terms, an error unless a node-local device precedes it"
-                )
-                return
+        hazard = selector_hazard(facts.claims[s.claim], s.slot, (devices[d] for d in s.candidates))
+        if hazard is not None:
+            facts.hazards.append(hazard)
+            return
 
 
 # --- candidates -----------------------------------------------------------------------------------------
