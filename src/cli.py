@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__
+from . import __version__, background_validation
 from .errors import InputError, KubefitError, Problem
 from .features import ALL_ON, KNOWN_GATES, FeatureGates, parse_gates
 from .output import FORMATS, default_format, emit, table
@@ -379,15 +379,28 @@ _CONFIG_KINDS = ("KubeSchedulerConfiguration/", "KubeletConfiguration/", "NodeTo
 def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_errors: bool = True) -> Any:
     """Load and validate the input. Schema problems are always bad input; what only API validation
     refuses is too, unless the verb answers as the scheduler would for objects already stored (then
-    it is a warning, and --strict makes it an error)."""
+    it is a warning, and --strict makes it an error). In a process of its own, a large input is
+    validated in a child while the verb goes on (`background_validation`): the verb calls `_settle`
+    before it shows anything."""
     from .translate.loader import load
-    from .translate.validation.run import validate_objects
 
     objects = load(args.filename, strict=args.strict)
     if _FREEZE_LOADED:
         gc.freeze()  # what was loaded lives until the end: keep the collector from scanning it again
     _warn(objects.warnings)
-    problems = validate_objects(objects, gates)
+
+    def finish(problems: list[Problem]) -> None:
+        _api_problems(problems, args, api_problems_are_errors)
+
+    forked = _OWN_PROCESS and background_validation.wanted(len(objects))
+    if not (forked and background_validation.start(objects, gates, finish)):
+        from .translate.validation.run import validate_objects
+
+        finish(validate_objects(objects, gates))
+    return objects
+
+
+def _api_problems(problems: list[Problem], args: argparse.Namespace, api_problems_are_errors: bool) -> None:
     if problems and (api_problems_are_errors or args.strict):
         raise InputError(problems)
     # Configurations are not stored objects: a component refuses to start with one it does not accept;
@@ -401,7 +414,11 @@ def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_e
             "the API server would refuse the objects above; answering as the scheduler would if they "
             "were stored (--strict stops here instead)"
         )
-    return objects
+
+
+def _settle() -> None:
+    """The input's API problems, before the verb shows anything (see load_valid)."""
+    background_validation.settle()
 
 
 # --- verbs ----------------------------------------------------------------------------------------------
@@ -550,6 +567,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
     if filtering and _format(args) == "table":
         chosen = sum(s.selected for s in selections)
         text += f"\n{chosen} of {len(selections)} devices selected\n"
+    _settle()
     emit({"apiVersion": "kubefit.io/v1alpha1", "kind": "DeviceList", "items": items}, _format(args), text)
     for message in errors:
         print(message, file=sys.stderr)
@@ -587,6 +605,7 @@ def cmd_allocate(args: argparse.Namespace) -> int:
         from .solver.cluster.report import scores_text
 
         text += scores_text(built.problem, solution)
+    _settle()
     emit(doc, "table" if fmt == "wide" else fmt, text)
     for unit in solution.units:
         if unit.status != Status.ALLOCATED:
@@ -612,6 +631,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
             "kind": "Explanation",
             "items": admission_items(bound),
         }
+        _settle()
         emit(node_doc, _format(args), admission_text(bound))
         return EXIT_OK if all(p.admitted for p in bound) else EXIT_NO_FIT
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
@@ -634,6 +654,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         doc["items"] = [*admission_items(bound), *doc["items"]]
         out = admission_text(bound) + ("\n" + out if units else "")
         fits = fits and all(p.admitted for p in bound)
+    _settle()
     emit(doc, _format(args), out)
     return EXIT_OK if fits else EXIT_NO_FIT
 
@@ -707,6 +728,7 @@ def cmd_admit(args: argparse.Namespace) -> int:
     files = StateFiles(args.cpu_manager_state, args.memory_manager_state)
     problem = build(objects, gates, args.node, args.pod, files)
     solution = engine.admit(problem)
+    _settle()
     emit(render(args.node, solution, single=args.pod is not None), _format(args), admission_table(solution))
     if args.write_state:
         for path in write_state(args.write_state, solution):
@@ -732,7 +754,9 @@ def _plan_builder(args: argparse.Namespace) -> Any:
 
     def make(paths: list[str]) -> Any:
         objects = load_valid(argparse.Namespace(**{**vars(args), "filename": paths}), gates, False)
-        return build(objects, gates, None, None, None, None)
+        built = build(objects, gates, None, None, None, None)
+        _settle()  # the planner shows its progress from here on
+        return built
 
     return make
 
@@ -764,6 +788,7 @@ def cmd_taints(args: argparse.Namespace) -> int:
     # The controller works on stored objects: what only API validation refuses is a warning (--strict: error).
     objects = load_valid(args, gates, api_problems_are_errors=False)
     answer = report(eviction_facts(objects, gates), args.rule)
+    _settle()
     emit(render.document(answer, objects), _format(args), render.text(answer))
     return EXIT_NO_FIT if answer.evictions else EXIT_OK
 
@@ -776,6 +801,7 @@ def cmd_pools(args: argparse.Namespace) -> int:
     # The controller reads stored objects: what only API validation refuses is a warning (--strict: error).
     objects = load_valid(args, gates, api_problems_are_errors=False)
     doc, text = report(objects, gates, request)
+    _settle()
     emit(doc, _format(args), text)
     return EXIT_OK
 
@@ -801,9 +827,11 @@ def _tune_gc() -> None:
 
 
 _FREEZE_LOADED = False
+_OWN_PROCESS = False  # the command line's process, not a caller's library use
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global _OWN_PROCESS
     parser = build_parser()
     verbose = 0
     try:
@@ -817,30 +845,52 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
-        if argv is None:  # a process of its own, not a caller's library use
+        if argv is None:
+            _OWN_PROCESS = True
             _tune_gc()
         code: int = args.run(args)
+        _settle()
         return code
-    except InputError as e:
-        for problem in e.problems:
-            print(str(problem), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except KubefitError as e:
-        print(f"kubefit: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
+        background_validation.abandon()
         print("kubefit: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        background_validation.abandon()
         return EXIT_OK
-    except Exception as e:  # a bug: say so in one line, the traceback only when asked
-        if verbose:
-            raise
-        print(
-            f"kubefit: internal error: {type(e).__name__}: {e} (rerun with -v for the traceback)",
-            file=sys.stderr,
-        )
-        return EXIT_INTERNAL
+    except Exception as e:
+        return _failed(_validation_first(e), verbose)
+
+
+def _validation_first(e: Exception) -> Exception:
+    """What a run that validated first would have stopped with: the input's API problems, if they stop
+    it, else (after their warnings) `e`."""
+    try:
+        _settle()
+    except InputError as first:
+        return first
+    except Exception:
+        background_validation.abandon()
+    return e
+
+
+def _failed(e: Exception, verbose: int) -> int:
+    if isinstance(e, InputError):
+        for problem in e.problems:
+            print(str(problem), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if isinstance(e, KubefitError):
+        print(f"kubefit: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if isinstance(e, BrokenPipeError):
+        return EXIT_OK
+    if verbose:  # a bug: say so in one line, the traceback only when asked
+        raise e
+    print(
+        f"kubefit: internal error: {type(e).__name__}: {e} (rerun with -v for the traceback)",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
 
 
 def run() -> None:

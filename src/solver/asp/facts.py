@@ -25,7 +25,19 @@ from ..attributes import as_set
 from ..capacity import CapacityError, device_capacity, fit
 from ..greedy.allocator import AllocationError, NodeAllocator
 from ..node_selector import is_node_local, selector_hazard, terms_of
-from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey, Taint
+from ..problem import (
+    AttrValue,
+    Claim,
+    CounterUse,
+    Device,
+    InUse,
+    NodeView,
+    PoolView,
+    Problem,
+    Slot,
+    SlotKey,
+    Taint,
+)
 from . import canonical
 from . import schema as s
 from .amounts import TooLarge, overdraws, scaled
@@ -341,7 +353,7 @@ class Builder:
             return
         pools: list[PoolView] = []
         # counter set -> (slot, device, counters) per charge a pick can make (see counters.lp)
-        draws: dict[int, list[tuple[int, int, dict[str, Fraction]]]] = {}
+        draws: dict[int, list[tuple[int, int, Mapping[str, Fraction]]]] = {}
         slots_of = self.slots_of()
         for d in nf.devices:
             device = p.devices[d]
@@ -354,11 +366,7 @@ class Builder:
                 pools.append(pool)
             local = self.local[d]
             self.add(s.InPool(device=local, pool=self.pool_ids[pool.ref]))
-            merged: dict[str, dict[str, Fraction]] = {}
-            for use in device.consumes:
-                counters = merged.setdefault(use.counter_set, {})
-                for counter, value in use.counters.items():
-                    counters[counter] = counters.get(counter, Fraction(0)) + value
+            merged = _merged(device.consumes)
             for name, counters in merged.items():
                 if name not in pool.counter_sets:
                     continue  # an unknown counter set: the pool is invalid and never searched
@@ -376,6 +384,7 @@ class Builder:
                         )
         for pool in pools:
             available = nf.allocator.available(pool)
+            grouped = p.on("CompatibilityGroups") and _grouped(p, pool)
             for name in sorted(pool.counter_sets):
                 drawn = (pool.ref, name) in self.set_ids
                 counted = False
@@ -389,7 +398,7 @@ class Builder:
                     self.counter(self.set_id(pool, name), counter, left, users)
                 if counted:
                     self.add(s.CounterSet(counter_set=self.set_id(pool, name), pool=self.pool_ids[pool.ref]))
-                if drawn and p.on("CompatibilityGroups") and _grouped(p, pool):
+                if drawn and grouped:
                     cs = self.set_id(pool, name)
                     has, plain, common = nf.allocator.group_state(pool, name)
                     if has:
@@ -490,6 +499,18 @@ class Builder:
                 for i, d in enumerate(nf.candidates[pos]):
                     self.add(s.PickLevel(slot=pos, device=self.local[d], level=top - i))
             level -= size
+
+
+def _merged(uses: Sequence[CounterUse]) -> Mapping[str, Mapping[str, Fraction]]:
+    """What a device draws, by counter set (a set named twice draws the sum)."""
+    if len(uses) == 1:
+        return {uses[0].counter_set: uses[0].counters}  # read only: no copy
+    merged: dict[str, dict[str, Fraction]] = {}
+    for use in uses:
+        counters = merged.setdefault(use.counter_set, {})
+        for counter, value in use.counters.items():
+            counters[counter] = counters.get(counter, Fraction(0)) + value
+    return merged
 
 
 def _grouped(problem: Problem, pool: PoolView) -> bool:

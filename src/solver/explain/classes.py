@@ -141,15 +141,26 @@ class Call:
         order: list[int] = []
         numbers = Numbers()
         parts: list[object] = []
+        pool_columns = []
         for pool in view.pools:
             for d in (*pool.devices, *pool.counter_devices):
                 if d not in index:
                     index[d] = len(order)
                     order.append(d)
-            ids = pool.devices
-            columns = [tuple([outcome.get(d, False) for d in ids]) for _, outcome, _ in self.slots]
+            columns = [tuple([outcome.get(d, False) for d in pool.devices]) for _, outcome, _ in self.slots]
             if not all(BOOLS.issuperset(c) for c in columns):
                 return None  # a selector's error: its message names the device
+            pool_columns.append(columns)
+        if not any(True in c for columns in pool_columns for c in columns):
+            # No device of the node is a candidate: the facts name none, so what is in use (and by whom)
+            # is nothing to them, and the node is alike any other of its pools' shape.
+            bare = tuple(
+                (pool_key(pool, index, devices), tuple(columns), _unreachable(view, pool.devices))
+                for pool, columns in zip(view.pools, pool_columns, strict=True)
+            )
+            return Signed((self.shape, None, bare), view, allocator, order, numbers.values)
+        for pool, columns in zip(view.pools, pool_columns, strict=True):
+            ids = pool.devices
             states = [self.state(devices[d].ref) for d in ids] if self.marked else []
             chosen = {i for c in columns for i, o in enumerate(c) if o is True}
             chosen.update(i for i, used in enumerate(states) if used is not None and _allocated(used))
@@ -175,15 +186,12 @@ class Call:
                 used = self.state(devices[d].ref) if self.marked else None
                 allocated = used is not None and _allocated(used)
                 others.append((index[d], used, self.shapes(devices[d]) if allocated else None))
-            unreachable = (
-                tuple(i for i, d in enumerate(ids) if d in view.unreachable) if view.unreachable else ()
-            )
             parts.append(
                 (
                     pool_key(pool, index, devices),
                     tuple(columns),
                     tuple(states),
-                    unreachable,
+                    _unreachable(view, ids),
                     tuple(details),
                     tuple(others),
                 )
@@ -250,6 +258,10 @@ def _slots(claims: Sequence[Claim]) -> list[SlotInfo]:
         for ri, request in enumerate(claim.requests)
         for si, slot in enumerate(request.slots)
     ]
+
+
+def _unreachable(view: NodeView, ids: Sequence[int]) -> tuple[int, ...]:
+    return tuple(i for i, d in enumerate(ids) if d in view.unreachable) if view.unreachable else ()
 
 
 def _allocated(state: tuple[object, ...]) -> bool:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import CelError
-from ...translate.cel.selector import Selector
+from ...translate.cel.selector import Selector, device_problem, input_at
 from ...translate.dra.build import Built
+from ...translate.dra.selectable import SelectorCache, selector_reads
 from ...translate.validation.run import cel_features
 from ..problem import SlotKey
 from .reasons import ClassMatch
@@ -48,42 +49,52 @@ def _own_selectors(built: Built) -> set[SlotKey]:
 def class_matcher(built: Built) -> ClassMatch:
     """Whether a device matches the class of a slot (None when it cannot be told: an unknown class, a
     CEL error). For a request without selectors of its own that is whether the request selects it;
-    otherwise the class's selectors are evaluated, once per class and device."""
+    otherwise the class's selectors are evaluated once per class and distinct values they read (as the
+    selectability table is, `selectable._column`)."""
     features = cel_features(built.gates)
     own = _own_selectors(built)
     selectable = built.problem.selectable
-    classes: dict[str, list[str]] = {}
+    inputs = built.table.inputs
+    classes: dict[str, list[Selector]] = {}
+    cache = SelectorCache(features)
     for obj in built.objects.of_kind("DeviceClass"):
         model: Any = obj.model
-        classes[obj.name] = [s.cel.expression for s in (model.spec.selectors or ()) if s.cel]
-    selectors: dict[str, Selector] = {}
-    cache: dict[tuple[str, int], bool | None] = {}
+        classes[obj.name] = [cache.get(s.cel.expression) for s in (model.spec.selectors or ()) if s.cel]
+    reads = {name: selector_reads(selectors) for name, selectors in classes.items()}
+    known: dict[tuple[str, int], bool | None] = {}
+    by_values: dict[tuple[object, ...], bool | None] = {}
+
+    def evaluate(name: str, device: int) -> bool | None:
+        for selector in classes[name]:
+            if selector.error is not None:
+                return None
+            try:
+                if not selector.evaluate(inputs[device]):
+                    return False
+            except CelError:
+                return None
+        return True
 
     def match(slot: SlotKey, name: str, device: int) -> bool | None:
         if slot not in own:
             selected = selectable.get((slot, device))
             return None if isinstance(selected, str) else bool(selected)
         key = (name, device)
-        if key in cache:
-            return cache[key]
-        outcome: bool | None = True
+        if key in known:
+            return known[key]
         if name not in classes:
             outcome = None
-        for expression in classes.get(name, ()):
-            selector = selectors.get(expression)
-            if selector is None:
-                selector = selectors[expression] = Selector(expression, features)
-            if selector.error is not None:
-                outcome = None
-                break
-            try:
-                if not selector.evaluate(built.table.inputs[device]):
-                    outcome = False
-                    break
-            except CelError:
-                outcome = None
-                break
-        cache[key] = outcome
+        else:
+            paths = reads[name]
+            cel = inputs[device]
+            if paths is not None and device_problem(cel, features) is None:
+                values = (name, *[input_at(cel, path) for path in paths])
+                if values not in by_values:
+                    by_values[values] = evaluate(name, device)
+                outcome = by_values[values]
+            else:
+                outcome = evaluate(name, device)
+        known[key] = outcome
         return outcome
 
     return match

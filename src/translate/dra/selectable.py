@@ -106,7 +106,7 @@ def _column(
     # The column's verdict is a function of the values its selectors read (as each selector's own memo
     # assumes): devices that agree on all of them share it, decided once. Errors name their device,
     # so a device with one is decided on its own.
-    reads = _reads([cache.get(e) for _, e in class_exprs + requested])
+    reads = selector_reads([cache.get(e) for _, e in class_exprs + requested])
     verdicts: dict[tuple[Any, ...], Selectable] = {}
     for d in device_ids:
         device, cel = devices[d], inputs[d]
@@ -132,7 +132,7 @@ def _column(
     return out
 
 
-def _reads(selectors: list[Selector]) -> tuple[Path, ...] | None:
+def selector_reads(selectors: list[Selector]) -> tuple[Path, ...] | None:
     """Every device path the selectors read, in one order; None when one may read the whole device or
     does not compile."""
     paths: set[Path] = set()

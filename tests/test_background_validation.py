@@ -1,0 +1,138 @@
+"""API validation in a child process (background_validation): the command line's output is the same,
+byte for byte and in the same order, as when validation runs first in the process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kubefit import background_validation
+from kubefit.errors import Problem
+from kubefit.features import ALL_ON
+from kubefit.translate.loader import load
+from kubefit.translate.validation.run import validate_objects
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "gpu-mig"
+FORKED = "API validation of"  # the debug line of a run that forked
+
+# A slice the API server refuses (a device name that is no DNS label): a warning for the verbs that answer
+# as the scheduler would, bad input for the others.
+BAD_SLICE = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: spare
+spec:
+  driver: gpu.example.com
+  nodeName: node-spare
+  pool: {name: node-spare, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: GPU_1
+"""
+
+
+@pytest.fixture
+def bad_input(tmp_path: Path) -> Path:
+    folder = tmp_path / "input"
+    shutil.copytree(EXAMPLE, folder)
+    (folder / "zz-bad.yaml").write_text(BAD_SLICE)
+    return folder
+
+
+def kubefit(fork: str, *argv: str) -> tuple[int, str, str]:
+    env = {**os.environ, background_validation.ENV: fork}
+    done = subprocess.run(
+        [sys.executable, "-m", "kubefit", *argv], capture_output=True, text=True, env=env, timeout=300
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def both(*argv: str) -> tuple[int, str, str]:
+    """The run with validation in a child and the run without, which must agree; the first's result."""
+    forked = kubefit("1", "-vv", *argv)
+    inline = kubefit("0", "-vv", *argv)
+    assert "Traceback" not in forked[2]
+    lines = [line for line in forked[2].splitlines(keepends=True) if FORKED not in line]
+    assert (forked[0], forked[1], "".join(lines)) == inline
+    return forked
+
+
+def test_warnings_come_first_and_the_verbs_own_logs_after_them(bad_input: Path, tmp_path: Path) -> None:
+    dump = tmp_path / "model"
+    code, out, err = both("allocate", "--engine", "cpsat", "--dump-model", str(dump), "-f", str(bad_input))
+    assert code == 0 and "kind: List" in out
+    lines = err.splitlines()
+    assert FORKED in err
+    warning = next(i for i, line in enumerate(lines) if 'warning: Invalid value: "GPU_1"' in line)
+    refused = next(i for i, line in enumerate(lines) if "the API server would refuse" in line)
+    wrote = [i for i, line in enumerate(lines) if "wrote the model of unit" in line]
+    # the model files are written while the child validates; their log lines wait for its problems
+    assert wrote and warning < refused < min(wrote)
+
+
+def test_a_problem_that_stops_the_run_is_all_it_says(bad_input: Path) -> None:
+    code, out, err = both("devices", "--node", "nowhere", "-f", str(bad_input))
+    assert code == 2 and out == ""
+    # the verb's warning about the node, logged while the child validated, is dropped with the run
+    assert [line for line in err.splitlines() if FORKED not in line and "DEBUG" not in line] == [
+        line for line in err.splitlines() if "GPU_1" in line
+    ]
+    code, out, err = both("allocate", "--strict", "-f", str(bad_input))
+    assert code == 2 and out == "" and "GPU_1" in err
+
+
+def test_an_error_of_the_verb_comes_after_the_warnings(bad_input: Path) -> None:
+    code, out, err = both("explain", "--pod", "nosuch", "-f", str(bad_input))
+    assert code == 2 and out == ""
+    lines = [line for line in err.splitlines() if "DEBUG" not in line]
+    assert "GPU_1" in lines[0] and lines[-1].endswith("--pod nosuch: no pending pod of that name")
+
+
+def test_valid_input_answers_alike(tmp_path: Path) -> None:
+    for verb in ("allocate", "explain"):
+        code, out, err = both(verb, "-f", str(EXAMPLE), "-o", "json")
+        assert code in (0, 1) and out.startswith("{") and FORKED in err
+
+
+def test_the_child_finds_what_validation_in_the_process_finds(bad_input: Path) -> None:
+    objects = load([str(bad_input)])
+    expected = validate_objects(objects, ALL_ON)
+    assert expected
+    found: list[list[Problem]] = []
+    assert background_validation.start(objects, ALL_ON, found.append)
+    background_validation.settle()
+    assert found == [expected]
+
+
+def test_a_child_that_fails_leaves_validation_to_the_parent(
+    bad_input: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    objects = load([str(bad_input)])
+    expected = validate_objects(objects, ALL_ON)
+
+    def broken(*_: object) -> bytes:
+        raise RuntimeError("the child cannot answer")
+
+    monkeypatch.setattr(background_validation.pickle, "dumps", broken)  # the forked child has it too
+    found: list[list[Problem]] = []
+    assert background_validation.start(objects, ALL_ON, found.append)
+    background_validation.settle()
+    assert found == [expected]
+
+
+def test_when_to_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(background_validation.ENV, "0")
+    assert not background_validation.wanted(10**6)
+    monkeypatch.delenv(background_validation.ENV)
+    assert not background_validation.wanted(background_validation.MIN_OBJECTS - 1)
+    monkeypatch.setattr(background_validation.threading, "active_count", lambda: 1)
+    expected = sys.platform.startswith("linux") and hasattr(os, "fork")
+    assert background_validation.wanted(background_validation.MIN_OBJECTS) == expected
+    monkeypatch.setattr(background_validation.threading, "active_count", lambda: 2)
+    assert not background_validation.wanted(background_validation.MIN_OBJECTS)
