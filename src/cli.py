@@ -22,6 +22,7 @@ from . import __version__, background_validation
 from .errors import InputError, KubefitError, Problem
 from .features import ALL_ON, KNOWN_GATES, FeatureGates, parse_gates
 from .output import FORMATS, default_format, emit, table
+from .translate import json_prechecks
 
 log = logging.getLogger("kubefit")
 
@@ -384,7 +385,10 @@ def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_e
     before it shows anything."""
     from .translate.loader import load
 
-    objects = load(args.filename, strict=args.strict)
+    try:
+        objects = load(args.filename, strict=args.strict)
+    finally:
+        json_prechecks.finish()
     if _FREEZE_LOADED:
         gc.freeze()  # what was loaded lives until the end: keep the collector from scanning it again
     _warn(objects.warnings)
@@ -848,6 +852,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is None:
             _OWN_PROCESS = True
             _tune_gc()
+            if getattr(args, "filename", None):
+                json_prechecks.start(args.filename)  # while the verb imports what it needs
         code: int = args.run(args)
         _settle()
         return code
@@ -860,6 +866,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except Exception as e:
         return _failed(_validation_first(e), verbose)
+    finally:
+        json_prechecks.finish()
 
 
 def _validation_first(e: Exception) -> Exception:

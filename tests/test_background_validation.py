@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kubefit import background_validation
+from kubefit import background_validation, forking
 from kubefit.errors import Problem
 from kubefit.features import ALL_ON
 from kubefit.translate.loader import load
@@ -19,7 +19,7 @@ from kubefit.translate.validation.run import validate_objects
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "gpu-mig"
-FORKED = "API validation of"  # the debug line of a run that forked
+FORKED = "in a child process"  # the debug lines of a run that forked
 
 # A slice the API server refuses (a device name that is no DNS label): a warning for the verbs that answer
 # as the scheduler would, bad input for the others.
@@ -46,7 +46,7 @@ def bad_input(tmp_path: Path) -> Path:
 
 
 def kubefit(fork: str, *argv: str) -> tuple[int, str, str]:
-    env = {**os.environ, background_validation.ENV: fork}
+    env = {**os.environ, forking.ENV: fork}
     done = subprocess.run(
         [sys.executable, "-m", "kubefit", *argv], capture_output=True, text=True, env=env, timeout=300
     )
@@ -116,10 +116,10 @@ def test_a_child_that_fails_leaves_validation_to_the_parent(
     objects = load([str(bad_input)])
     expected = validate_objects(objects, ALL_ON)
 
-    def broken(*_: object) -> bytes:
+    def broken(*_: object) -> None:
         raise RuntimeError("the child cannot answer")
 
-    monkeypatch.setattr(background_validation.pickle, "dumps", broken)  # the forked child has it too
+    monkeypatch.setattr(forking.pickle, "dump", broken)  # the forked child has it too
     found: list[list[Problem]] = []
     assert background_validation.start(objects, ALL_ON, found.append)
     background_validation.settle()
@@ -127,12 +127,16 @@ def test_a_child_that_fails_leaves_validation_to_the_parent(
 
 
 def test_when_to_fork(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(background_validation.ENV, "0")
+    monkeypatch.setenv(forking.ENV, "0")
     assert not background_validation.wanted(10**6)
-    monkeypatch.delenv(background_validation.ENV)
+    monkeypatch.delenv(forking.ENV)
     assert not background_validation.wanted(background_validation.MIN_OBJECTS - 1)
-    monkeypatch.setattr(background_validation.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(forking.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(forking.os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
     expected = sys.platform.startswith("linux") and hasattr(os, "fork")
     assert background_validation.wanted(background_validation.MIN_OBJECTS) == expected
-    monkeypatch.setattr(background_validation.threading, "active_count", lambda: 2)
+    monkeypatch.setattr(forking.os, "sched_getaffinity", lambda _: {0})  # one core: no fork
+    assert not background_validation.wanted(background_validation.MIN_OBJECTS)
+    monkeypatch.setattr(forking.os, "sched_getaffinity", lambda _: {0, 1})
+    monkeypatch.setattr(forking.threading, "active_count", lambda: 2)
     assert not background_validation.wanted(background_validation.MIN_OBJECTS)

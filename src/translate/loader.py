@@ -28,10 +28,9 @@ from .json_text import SourceText
 from .objects import KubeObject, LazySlice, ObjectSet
 from .paths import render_path
 from .quantity_fields import coerce_quantities
+from .source_files import files_of
 from .yaml_limits import MAX_DEPTH
 from .yaml_source import Document, LineDict, LineList, gc_paused, line_of, read_documents
-
-SUFFIXES = (".yaml", ".yml", ".json")
 
 # Kinds that exist only in the core group, so a missing apiVersion can only mean "v1".
 _CORE_ONLY_KINDS = frozenset(
@@ -104,18 +103,12 @@ def _sources(paths: Sequence[str], problems: ProblemList, stdin: TextIO | None) 
     for path in paths:
         if path == "-":
             yield "<stdin>", (stdin or sys.stdin).read()
-        elif os.path.isdir(path):
-            found = False
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.endswith(SUFFIXES):
-                        found = True
-                        yield from _read_file(os.path.join(root, name), problems)
-            if not found:
-                problems.add(Problem("no .yaml, .yml or .json files in this directory", file=path))
-        else:
-            yield from _read_file(path, problems)
+            continue
+        files = files_of(path)
+        if not files:
+            problems.add(Problem("no .yaml, .yml or .json files in this directory", file=path))
+        for file in files:
+            yield from _read_file(file, problems)
 
 
 def _rereader(path: str) -> Callable[[], str]:

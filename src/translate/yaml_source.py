@@ -53,6 +53,7 @@ from .json_text import (
     checked_scan,
     collecting_scanner,
     json_text,
+    plain_scan,
 )
 from .json_text import too_deep as too_deep_data
 from .yaml_limits import MAX_DEPTH, excessive_aliasing, too_deep
@@ -580,34 +581,60 @@ class _Lines:
         return self.line
 
 
+def json_start(text: str) -> bool:
+    """Whether the text begins as a JSON object or array does (then it may be read as JSON)."""
+    return _JSON_START.match(text) is not None
+
+
 def _json_documents(text: str, file: str, source: SourceText) -> list[Document] | None:
     """The documents of a JSON text (one value, or values between `---` lines), or None when the
-    text is not JSON that YAML reads the same way."""
-    if _JSON_START.match(text) is None:
+    text is not JSON that YAML reads the same way. Where a child checked the file's text
+    (`json_prechecks`), its verdicts stand for the checks, and the text is read without them."""
+    if not json_start(text):
         return None
-    facts = json_text(text)
-    if facts is None:
-        return None
+    from . import json_prechecks
     from .slice_intern import share  # it reads what this module defines
 
+    checked = json_prechecks.lookup(file, text)
+    facts = checked.facts if checked is not None else json_text(text)
+    if facts is None:
+        return None
     parts: dict[Any, Any] = {}
+
+    def each(item: Any) -> None:
+        share(item, parts)
+
     with gc_paused():
         if facts.key_bound is not None:
-            scan, made = collecting_scanner()
-            tally = KeyTally(made)
+            if checked is not None:
+                docs = _json_chunk_documents(text, file, plain_scan, source, each)
+                if docs is None or checked.proven():
+                    return docs
+            else:
+                docs, proven = collected_documents(text, file, source, facts.key_bound, each)
+                if docs is None or proven:
+                    return docs
+            del docs  # a string that begins with `:`, or a key twice: check object by object
+        return _json_chunk_documents(text, file, checked_scan, source, each)
 
-            def each(item: Any) -> None:
-                tally.fold()
-                share(item, parts)
 
-            docs = _json_chunk_documents(text, file, scan, source, each)
-            if docs is None:
-                return None
-            roots = sum(len(doc.data) for doc in docs if isinstance(doc.data, LineDict))
-            if tally.proven(roots, facts.key_bound):
-                return docs
-            del docs, made  # a string that begins with `:`, or a key twice: check object by object
-        return _json_chunk_documents(text, file, checked_scan, source, lambda item: share(item, parts))
+def collected_documents(
+    text: str, file: str, source: SourceText, key_bound: int, each: Callable[[Any], None]
+) -> tuple[list[Document] | None, bool]:
+    """The documents as a scanner that keeps every object it makes reads them (None: not JSON), and
+    whether their keys prove that no object had one twice and none is too long (see KeyTally)."""
+    scan, made = collecting_scanner()
+    tally = KeyTally(made)
+
+    def fold_each(item: Any) -> None:
+        tally.fold()
+        each(item)
+
+    docs = _json_chunk_documents(text, file, scan, source, fold_each)
+    if docs is None:
+        return None, False
+    roots = sum(len(doc.data) for doc in docs if isinstance(doc.data, LineDict))
+    return docs, tally.proven(roots, key_bound)
 
 
 def _json_chunk_documents(
