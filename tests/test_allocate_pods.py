@@ -251,6 +251,42 @@ def test_a_deployment_becomes_its_replicas(tmp_path: Path) -> None:
     assert sorted(d for name in pods for d in devices_of(result, name)) == ["gpu-0", "gpu-1"]
 
 
+def test_workloads_beyond_what_a_cluster_holds_are_refused(tmp_path: Path) -> None:
+    def deployment(name: str, replicas: int) -> dict[str, Any]:
+        return {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": name, "namespace": "default"},
+            "spec": {
+                "replicas": replicas,
+                "selector": {"matchLabels": {"app": name}},
+                "template": {"metadata": {"labels": {"app": name}}, "spec": pod("x")["spec"]},
+            },
+        }
+
+    # Past int32 the API server cannot even read the number; past 150,000 pods no cluster holds them
+    # (either way kubefit would spend minutes and gigabytes naming them).
+    code, result, err = allocate(tmp_path, [*BASE, deployment("web", 2**31)])
+    assert code == 2 and not result
+    assert re.fullmatch(
+        r".*: Deployment/default/web: spec\.replicas: Invalid value: 2147483648: must be an int32\n", err
+    ), err
+    code, _, err = allocate(tmp_path, [*BASE, deployment("a", 100_000), deployment("b", 50_001)])
+    assert code == 2
+    assert (
+        "Deployment/default/b: spec.replicas: Invalid value: 50001: the workloads would make 150001 pods"
+        in err
+    )
+    job = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "train", "namespace": "default"},
+        "spec": {"parallelism": 2**31, "completions": 2, "template": {"spec": pod("x")["spec"]}},
+    }
+    code, result, _ = allocate(tmp_path, [*BASE, job])  # completions bound it: two pods
+    assert code == 0 and len(items(result, "Pod")) == 2
+
+
 def test_extended_resources_backed_by_a_device_class(tmp_path: Path) -> None:
     docs = [node(), device_class(extendedResourceName="example.com/gpu"), gpus(count=2)]
     wants = pod("wants", template_name=None, limits={"example.com/gpu": "2"})

@@ -140,3 +140,18 @@ def test_when_to_fork(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forking.os, "sched_getaffinity", lambda _: {0, 1})
     monkeypatch.setattr(forking.threading, "active_count", lambda: 2)
     assert not background_validation.wanted(background_validation.MIN_OBJECTS)
+
+
+# Verbs whose answers hold no timings (plan and compare report their seconds).
+_TIMELESS = ["validate", "devices", "allocate", "explain", "admit", "pools", "taints"]
+
+
+@pytest.mark.parametrize("number", range(14))
+def test_generated_inputs_answer_alike_with_and_without_children(number: int, tmp_path: Path) -> None:
+    from fuzz.campaign import _input
+
+    fuzz_input = _input(2026, number, _TIMELESS)
+    fuzz_input.write(tmp_path)
+    argv = fuzz_input.argv(tmp_path)
+    forked, inline = (kubefit(fork, *argv) for fork in ("1", "0"))
+    assert forked == inline, fuzz_input.verb

@@ -136,3 +136,14 @@ def test_the_command_line_answers_alike(tmp_path: Path) -> None:
         if fork == "1":
             assert "the JSON reader's checks of 5 file(s) go on in a child process" in done.stderr
     assert outputs[0] == outputs[1]
+
+
+def test_a_file_the_child_does_not_check_is_not_waited_for(tmp_path: Path, forks: None) -> None:
+    checked_file, other = tmp_path / "in.json", tmp_path / "template.json"
+    checked_file.write_text(CASES[0])
+    other.write_text(CASES[0])
+    json_prechecks.start([str(checked_file)])
+    assert json_prechecks.lookup(str(other), CASES[0]) is None
+    assert json_prechecks._current is not None and not json_prechecks._current.received  # nothing read
+    found = json_prechecks.lookup(str(checked_file), CASES[0])
+    assert found is not None and found.proven()

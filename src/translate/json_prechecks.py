@@ -54,6 +54,7 @@ class Checked:
 @dataclass
 class _Prechecks:
     child: forking.Child
+    files: frozenset[str]  # what the child checks (other files are never waited for)
     # Records received, by (kind, path), for texts not asked for yet.
     received: dict[tuple[str, str], deque[Any]] = field(default_factory=dict)
 
@@ -82,7 +83,7 @@ def start(paths: Sequence[str]) -> None:
         return
     child = forking.fork(lambda send: _check(files, send))
     if child is not None:
-        _current = _Prechecks(child)
+        _current = _Prechecks(child, frozenset(files))
         log.debug("the JSON reader's checks of %d file(s) go on in a child process", len(files))
 
 
@@ -117,7 +118,7 @@ def _drop(item: Any) -> None:
 def lookup(path: str, text: str) -> Checked | None:
     """The child's verdicts on the text of `path` the process read, or None: check it yourself."""
     current = _current
-    if current is None:
+    if current is None or path not in current.files:
         return None
     found = current.take("facts", path)
     if found is None:

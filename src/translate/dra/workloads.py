@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from ...errors import InputError
 from ..kinds import lookup
 from ..objects import KubeObject, ObjectSet
 
@@ -22,26 +23,32 @@ def _suffix(seed: str, length: int) -> str:
     return "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:length])
 
 
-def _replicas(obj: KubeObject) -> list[str]:
-    """The names of the pods the workload's controller would create."""
+# Kubernetes supports clusters of at most 150,000 pods (its "Considerations for large clusters"):
+# workloads that would make more are refused rather than expanded for minutes into gigabytes.
+MAX_PODS = 150_000
+_INT32_MAX = 2**31 - 1
+
+
+def _count(obj: KubeObject) -> tuple[int, tuple[str, ...]]:
+    """How many pods the workload's controller would create, and the field that says so."""
     spec = obj.model.spec  # type: ignore[attr-defined]
-    seed = f"{obj.namespace}/{obj.kind}/{obj.name}"
-    if obj.kind == "Deployment":
-        count = spec.replicas if spec.replicas is not None else 1
-        template_hash = _suffix(seed + "/template", 10)
-        return [f"{obj.name}-{template_hash}-{_suffix(f'{seed}/{i}', 5)}" for i in range(count)]
-    if obj.kind == "ReplicaSet":
-        count = spec.replicas if spec.replicas is not None else 1
-        return [f"{obj.name}-{_suffix(f'{seed}/{i}', 5)}" for i in range(count)]
-    if obj.kind == "StatefulSet":
-        count = spec.replicas if spec.replicas is not None else 1
-        return [f"{obj.name}-{i}" for i in range(count)]
     if obj.kind == "Job":
         count = spec.parallelism if spec.parallelism is not None else 1
-        if spec.completions is not None:
-            count = min(count, spec.completions)
-        return [f"{obj.name}-{_suffix(f'{seed}/{i}', 5)}" for i in range(count)]
-    return []
+        if spec.completions is not None and spec.completions < count:
+            return spec.completions, ("spec", "completions")
+        return count, ("spec", "parallelism")
+    return (spec.replicas if spec.replicas is not None else 1), ("spec", "replicas")
+
+
+def _replicas(obj: KubeObject, count: int) -> list[str]:
+    """The names of the pods the workload's controller would create."""
+    seed = f"{obj.namespace}/{obj.kind}/{obj.name}"
+    if obj.kind == "Deployment":
+        template_hash = _suffix(seed + "/template", 10)
+        return [f"{obj.name}-{template_hash}-{_suffix(f'{seed}/{i}', 5)}" for i in range(count)]
+    if obj.kind == "StatefulSet":
+        return [f"{obj.name}-{i}" for i in range(count)]
+    return [f"{obj.name}-{_suffix(f'{seed}/{i}', 5)}" for i in range(count)]  # ReplicaSet, Job
 
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "Job")
@@ -65,17 +72,40 @@ def expand(objects: ObjectSet) -> list[KubeObject]:
     """Every pod in input order: the given ones, and each workload's replicas where the workload stands."""
     pod_info = lookup("v1", "Pod")
     assert pod_info is not None
+    counts = _counts(objects)
     out: list[KubeObject] = []
     for obj in objects:
         if obj.kind == "Pod":
             out.append(obj)
-        elif obj.kind in WORKLOAD_KINDS and not _owned_pods_exist(objects, obj):
+        elif id(obj) in counts:
             template = obj.model.spec.template  # type: ignore[attr-defined]
-            if template is None or template.spec is None:
-                continue  # no pod can be made of it (the API server refuses such a workload)
-            for name in _replicas(obj):
+            for name in _replicas(obj, counts[id(obj)]):
                 out.append(_pod(obj, name, template, pod_info))
     return out
+
+
+def _counts(objects: ObjectSet) -> dict[int, int]:
+    """How many pods each workload to expand makes (by id), all counted before any is made."""
+    counts: dict[int, int] = {}
+    made = 0
+    for obj in objects:
+        if obj.kind not in WORKLOAD_KINDS or _owned_pods_exist(objects, obj):
+            continue
+        template = obj.model.spec.template  # type: ignore[attr-defined]
+        if template is None or template.spec is None:
+            continue  # no pod can be made of it (the API server refuses such a workload)
+        count, path = _count(obj)
+        if count > _INT32_MAX:
+            raise InputError([obj.problem(path, f"Invalid value: {count}: must be an int32")])
+        made += max(count, 0)
+        if made > MAX_PODS:
+            message = (
+                f"Invalid value: {count}: the workloads would make {made} pods or more; kubefit makes at "
+                f"most {MAX_PODS}, the most pods a Kubernetes cluster supports"
+            )
+            raise InputError([obj.problem(path, message)])
+        counts[id(obj)] = count
+    return counts
 
 
 def _pod(workload: KubeObject, name: str, template: Any, pod_info: Any) -> KubeObject:
