@@ -381,15 +381,15 @@ def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_e
     """Load and validate the input. Schema problems are always bad input; what only API validation
     refuses is too, unless the verb answers as the scheduler would for objects already stored (then
     it is a warning, and --strict makes it an error). In a process of its own, a large input is
-    validated in a child while the verb goes on (`background_validation`): the verb calls `_settle`
+    validated in a child while the verb goes on: the verb calls `background_validation.settle`
     before it shows anything."""
     from .translate.loader import load
 
     try:
         objects = load(args.filename, strict=args.strict)
     finally:
-        json_prechecks.finish()
-    if _FREEZE_LOADED:
+        json_prechecks.finish()  # the files are read: its child is done with before another is forked
+    if _OWN_PROCESS:
         gc.freeze()  # what was loaded lives until the end: keep the collector from scanning it again
     _warn(objects.warnings)
 
@@ -418,11 +418,6 @@ def _api_problems(problems: list[Problem], args: argparse.Namespace, api_problem
             "the API server would refuse the objects above; answering as the scheduler would if they "
             "were stored (--strict stops here instead)"
         )
-
-
-def _settle() -> None:
-    """The input's API problems, before the verb shows anything (see load_valid)."""
-    background_validation.settle()
 
 
 # --- verbs ----------------------------------------------------------------------------------------------
@@ -571,7 +566,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
     if filtering and _format(args) == "table":
         chosen = sum(s.selected for s in selections)
         text += f"\n{chosen} of {len(selections)} devices selected\n"
-    _settle()
+    background_validation.settle()
     emit({"apiVersion": "kubefit.io/v1alpha1", "kind": "DeviceList", "items": items}, _format(args), text)
     for message in errors:
         print(message, file=sys.stderr)
@@ -609,7 +604,7 @@ def cmd_allocate(args: argparse.Namespace) -> int:
         from .solver.cluster.report import scores_text
 
         text += scores_text(built.problem, solution)
-    _settle()
+    background_validation.settle()
     emit(doc, "table" if fmt == "wide" else fmt, text)
     for unit in solution.units:
         if unit.status != Status.ALLOCATED:
@@ -635,7 +630,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
             "kind": "Explanation",
             "items": admission_items(bound),
         }
-        _settle()
+        background_validation.settle()
         emit(node_doc, _format(args), admission_text(bound))
         return EXIT_OK if all(p.admitted for p in bound) else EXIT_NO_FIT
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
@@ -658,7 +653,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         doc["items"] = [*admission_items(bound), *doc["items"]]
         out = admission_text(bound) + ("\n" + out if units else "")
         fits = fits and all(p.admitted for p in bound)
-    _settle()
+    background_validation.settle()
     emit(doc, _format(args), out)
     return EXIT_OK if fits else EXIT_NO_FIT
 
@@ -732,7 +727,7 @@ def cmd_admit(args: argparse.Namespace) -> int:
     files = StateFiles(args.cpu_manager_state, args.memory_manager_state)
     problem = build(objects, gates, args.node, args.pod, files)
     solution = engine.admit(problem)
-    _settle()
+    background_validation.settle()
     emit(render(args.node, solution, single=args.pod is not None), _format(args), admission_table(solution))
     if args.write_state:
         for path in write_state(args.write_state, solution):
@@ -759,7 +754,7 @@ def _plan_builder(args: argparse.Namespace) -> Any:
     def make(paths: list[str]) -> Any:
         objects = load_valid(argparse.Namespace(**{**vars(args), "filename": paths}), gates, False)
         built = build(objects, gates, None, None, None, None)
-        _settle()  # the planner shows its progress from here on
+        background_validation.settle()  # the planner shows its progress from here on
         return built
 
     return make
@@ -792,7 +787,7 @@ def cmd_taints(args: argparse.Namespace) -> int:
     # The controller works on stored objects: what only API validation refuses is a warning (--strict: error).
     objects = load_valid(args, gates, api_problems_are_errors=False)
     answer = report(eviction_facts(objects, gates), args.rule)
-    _settle()
+    background_validation.settle()
     emit(render.document(answer, objects), _format(args), render.text(answer))
     return EXIT_NO_FIT if answer.evictions else EXIT_OK
 
@@ -805,7 +800,7 @@ def cmd_pools(args: argparse.Namespace) -> int:
     # The controller reads stored objects: what only API validation refuses is a warning (--strict: error).
     objects = load_valid(args, gates, api_problems_are_errors=False)
     doc, text = report(objects, gates, request)
-    _settle()
+    background_validation.settle()
     emit(doc, _format(args), text)
     return EXIT_OK
 
@@ -823,15 +818,14 @@ def _tune_gc() -> None:
     """Objects of a large cluster are millions of small, long-lived, acyclic containers: with the
     default thresholds the cyclic collector rescans them again and again (4x the loading time of a
     500-node dump), so collect rarely. A run is one short-lived process."""
-    global _FREEZE_LOADED
-    _FREEZE_LOADED = True
     gen0, _, _ = gc.get_threshold()
     if gen0 < 100_000:
         gc.set_threshold(100_000, 50, 100)
 
 
-_FREEZE_LOADED = False
-_OWN_PROCESS = False  # the command line's process, not a caller's library use
+# The command line's process, not a caller's library use: the loaded objects are frozen (they live
+# until the end) and large inputs are validated in a child.
+_OWN_PROCESS = False
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -855,7 +849,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if getattr(args, "filename", None):
                 json_prechecks.start(args.filename)  # while the verb imports what it needs
         code: int = args.run(args)
-        _settle()
+        background_validation.settle()
         return code
     except KeyboardInterrupt:
         background_validation.abandon()
@@ -874,11 +868,11 @@ def _validation_first(e: Exception) -> Exception:
     """What a run that validated first would have stopped with: the input's API problems, if they stop
     it, else (after their warnings) `e`."""
     try:
-        _settle()
+        background_validation.settle()
     except InputError as first:
         return first
     except Exception:
-        background_validation.abandon()
+        pass  # the warnings could not even be written (the child is waited for all the same): `e` stands
     return e
 
 

@@ -5,14 +5,13 @@ changed since) or no verdict at all (a child that failed) leaves the checks to t
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from test_background_validation import both
 from test_json_reading import json_texts, summary
 
 from kubefit import forking
@@ -120,22 +119,8 @@ def test_the_command_line_answers_alike(tmp_path: Path) -> None:
         (folder / f"{i}.json").write_text(
             text.replace('"kind": "Namespace"', '"apiVersion": "v1", "kind": "Namespace"')
         )
-    outputs = []
-    for fork in ("1", "0"):
-        done = subprocess.run(
-            [sys.executable, "-m", "kubefit", "-vv", "validate", "-f", str(folder), "-o", "json"],
-            capture_output=True,
-            text=True,
-            env={**os.environ, forking.ENV: fork},
-            timeout=300,
-        )
-        err = "".join(
-            line for line in done.stderr.splitlines(keepends=True) if "in a child process" not in line
-        )
-        outputs.append((done.returncode, done.stdout, err))
-        if fork == "1":
-            assert "the JSON reader's checks of 5 file(s) go on in a child process" in done.stderr
-    assert outputs[0] == outputs[1]
+    _, _, err = both("validate", "-f", str(folder), "-o", "json")  # with the children and without, alike
+    assert "the JSON reader's checks of 5 file(s) go on in a child process" in err
 
 
 def test_a_file_the_child_does_not_check_is_not_waited_for(tmp_path: Path, forks: None) -> None:

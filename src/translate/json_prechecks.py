@@ -77,9 +77,10 @@ def start(paths: Sequence[str]) -> None:
     global _current
     from .source_files import files_of
 
+    if _current is not None:
+        return
     files = [f for p in paths if p != "-" for f in files_of(p)]
-    size = sum(os.path.getsize(f) for f in files if os.path.isfile(f))
-    if _current is not None or not forking.allowed(size, MIN_BYTES):
+    if not forking.allowed(sum(os.path.getsize(f) for f in files if os.path.isfile(f)), MIN_BYTES):
         return
     child = forking.fork(lambda send: _check(files, send))
     if child is not None:
