@@ -15,12 +15,12 @@ pay (a small input), validation runs first, in the process.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import forking
-from .errors import Problem
+from .errors import InputError, Problem
 from .features import FeatureGates
 
 if TYPE_CHECKING:
@@ -59,9 +59,15 @@ class _Hold:
         return held
 
 
+class _Child(Protocol):
+    def receive(self) -> Any | None: ...
+    def wait(self) -> bool: ...
+    def stop(self) -> None: ...
+
+
 @dataclass
 class _Pending:
-    child: forking.Child
+    child: _Child
     objects: ObjectSet
     gates: FeatureGates
     finish: Finish
@@ -95,6 +101,64 @@ def start(objects: ObjectSet, gates: FeatureGates, finish: Finish) -> bool:
     _pending.hold.attach()
     log.debug("API validation of %d objects goes on in a child process", len(objects))
     return True
+
+
+@dataclass(frozen=True)
+class AfterReading:
+    """API validation by the child that reads the input (`json_child.start`): once the files are read,
+    it loads the objects itself, as the process does, and validates them. The process takes its
+    problems (`adopt`) where they are of the same objects: the same files, each read as the same text
+    (ObjectSet.sources). The process then forks no child once the input is loaded, and its pages are
+    never shared with one while it works out the answer."""
+
+    paths: tuple[str, ...]
+    strict: bool
+    gates: FeatureGates
+
+    def __call__(self, send: forking.Send) -> None:
+        from .translate.loader import load
+        from .translate.validation.run import validate_objects
+
+        try:
+            objects = load(list(self.paths), strict=self.strict)
+        except InputError:
+            return  # the process stops at the same problems
+        send((objects.sources, validate_objects(objects, self.gates)))
+
+    def matches(self, paths: Sequence[str], strict: bool, gates: FeatureGates) -> bool:
+        return self.paths == tuple(paths) and self.strict == strict and self.gates == gates
+
+
+def adopt(child: _Child, objects: ObjectSet, gates: FeatureGates, finish: Finish) -> None:
+    """As `start`, with the problems the reading child sends (see AfterReading)."""
+    global _pending
+    if _pending is not None:
+        settle()
+    _pending = _Pending(_SameObjects(child, objects), objects, gates, finish)
+    _pending.hold.attach()
+    log.debug(
+        "API validation of %d objects goes on in a child process (the one that read them)", len(objects)
+    )
+
+
+@dataclass
+class _SameObjects:
+    """The reading child's problems, if it validated objects read from the very texts the process read."""
+
+    child: _Child
+    objects: ObjectSet
+
+    def receive(self) -> Any | None:
+        found = self.child.receive()
+        if not isinstance(found, tuple) or found[0] != self.objects.sources:
+            return None
+        return found[1]
+
+    def wait(self) -> bool:
+        return self.child.wait()
+
+    def stop(self) -> None:
+        self.child.stop()
 
 
 def _problems(pending: _Pending) -> list[Problem]:

@@ -1,8 +1,8 @@
 """Work a forked child does beside the command line's process, its results sent back as pickled records.
 
-The command line hands a child work that does not change what the process goes on with and whose result
-is small: the checks the JSON reader makes of a file's text (`translate.json_prechecks`), the API
-validation of what was loaded (`background_validation`). A child has the process's memory as it was at
+The command line hands a child work that does not change what the process goes on with: reading large
+JSON files (`translate.json_child`, whose documents come back pickled), the API validation of what was
+loaded (`background_validation`). A child has the process's memory as it was at
 the fork, without a copy; it writes nothing to the terminal and ends with os._exit. Where forking is
 not safe (no fork, another thread running) or not wanted, nothing is forked and the process does the
 work itself; a child that fails or dies leaves it to the process too.
@@ -16,6 +16,7 @@ import contextlib
 import gc
 import os
 import pickle
+import select
 import signal
 import sys
 import threading
@@ -57,6 +58,14 @@ class Child:
             self.pipe.close()
             self.pipe = None
             return None
+
+    def ready(self) -> bool:
+        """Whether a record has begun to arrive (or none ever will): `receive` then waits no longer than
+        the record takes to read. Bytes already buffered are not seen: a record read along with the one
+        before may be taken for one still on its way."""
+        if self.pipe is None:
+            return True
+        return bool(select.select([self.pipe], [], [], 0)[0])
 
     def wait(self) -> bool:
         """Whether the child ended well (its records are then all there was)."""

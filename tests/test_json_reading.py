@@ -182,9 +182,7 @@ def test_the_quick_checks_decide_as_the_patterns_they_stand_for(text: str) -> No
 @SETTINGS
 @given(json_texts())
 def test_counting_keys_reads_what_checking_each_object_reads(text: str) -> None:
-    assert summary(yaml_source._json_documents(text, "in.json", SourceText(text))) == summary(
-        checked_reading(text)
-    )
+    assert summary(yaml_source.read_json(text, "in.json", SourceText(text))) == summary(checked_reading(text))
 
 
 @SETTINGS
@@ -271,9 +269,7 @@ def test_the_checks_on_texts_that_show_each_case(text: str, agrees: bool, key_bo
     ],
 )
 def test_duplicate_and_long_keys_go_the_yaml_way_as_before(text: str) -> None:
-    assert summary(yaml_source._json_documents(text, "in.json", SourceText(text))) == summary(
-        checked_reading(text)
-    )
+    assert summary(yaml_source.read_json(text, "in.json", SourceText(text))) == summary(checked_reading(text))
     assert summary(list(read_documents(text, "in.json"))) == summary(
         list(reference_documents(text, "in.json"))
     )

@@ -38,9 +38,10 @@ from kubefit.solver.problem import NodeRequirement, NodeSelectorTerm
 from kubefit.translate.loader import load_text
 from kubefit.translate.objects import ObjectSet
 from kubefit.translate.sched import config_model as m
-from kubefit.translate.sched.config import configuration, converted
+from kubefit.translate.sched.config import configuration
 from kubefit.translate.sched.defaulting import defaulted
 from kubefit.translate.sched.go_duration import DurationError, format_duration, parse
+from kubefit.translate.sched.written import converted
 from kubefit.translate.validation import FieldError
 from kubefit.translate.validation import scheduler_args as checks
 from kubefit.translate.validation.scheduler_config import configuration_errors

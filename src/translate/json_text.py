@@ -144,11 +144,6 @@ _CHECKED = json.JSONDecoder(object_pairs_hook=_checked_object, parse_float=_floa
 checked_scan: Any = _CHECKED.scan_once  # type: ignore[attr-defined]
 
 
-# As the others read, with no check and nothing kept: for a text whose keys a child has checked
-# (`json_prechecks`).
-plain_scan: Any = json.JSONDecoder(parse_float=_float, parse_constant=str).scan_once  # type: ignore[attr-defined]
-
-
 def collecting_scanner() -> tuple[Any, list[dict[str, Any]]]:
     """A scanner reading as `checked_scan` does, but keeping every object it makes instead of checking
     its keys one object at a time (a Python call on a list of pairs for each: half again the time
@@ -181,11 +176,23 @@ class KeyTally:
             self.longest = max(self.longest, max(map(len, set().union(*made)), default=0))
             made.clear()
 
-    def proven(self, more_keys: int, key_bound: int) -> bool:
-        """Whether the objects made (and `more_keys` read otherwise) hold as many keys as the text
-        can: then none lost one to a duplicate; and whether none is longer than LONGEST_KEY."""
+    def count(self, more_keys: int) -> KeyCount:
+        """The keys of the objects made, and `more_keys` read otherwise."""
         self.fold()
-        return self.keys + more_keys == key_bound and self.longest <= LONGEST_KEY
+        return KeyCount(self.keys + more_keys, self.longest)
+
+
+@dataclass(frozen=True)
+class KeyCount:
+    """The keys a reader met in a text, and the longest."""
+
+    keys: int
+    longest: int
+
+    def prove(self, key_bound: int) -> bool:
+        """Whether the objects hold as many keys as the text can (its facts' `key_bound`): then none
+        lost one to a duplicate; and whether none is longer than LONGEST_KEY."""
+        return self.keys == key_bound and self.longest <= LONGEST_KEY
 
 
 class SourceText:
@@ -193,8 +200,10 @@ class SourceText:
     again from its file only if a line is ever asked for. A large dump's text is as big as what is
     read from it; nothing needs it again unless a problem must be located."""
 
-    def __init__(self, text: str, reread: Callable[[], str] | None = None) -> None:
-        self._text: str | None = text
+    def __init__(self, text: str | None, reread: Callable[[], str] | None = None) -> None:
+        # None: not read yet (someone else read it), read from the file when a line is asked for.
+        assert text is not None or reread is not None
+        self._text = text
         self._reread = reread
 
     def get(self) -> str:
@@ -227,6 +236,10 @@ class _Members:
     in_value: bool = False
 
 
+# (start, line, {container offset: (offset, line, entries, next, in_value)}): see JsonLines.state.
+LinesState = tuple[int, int, dict[int, tuple[int, int, dict[Any, tuple[int, int, int]], int | None, bool]]]
+
+
 class JsonLines:
     """The lines of the fields of one JSON value of a text (an object root of the fast reader)."""
 
@@ -247,6 +260,19 @@ class JsonLines:
     @property
     def text(self) -> str:
         return self.source.get()
+
+    def state(self) -> LinesState:
+        """What this knows of the text, in plain values (`marshal` writes them): `restored` makes it
+        again for the same text."""
+        seen = {at: (m.offset, m.line, m.entries, m.next, m.in_value) for at, m in self._seen.items()}
+        return self.start, self.line, seen
+
+    @classmethod
+    def restored(cls, source: SourceText, state: LinesState) -> JsonLines:
+        start, line, seen = state
+        lines = cls(source, start, line)
+        lines._seen = {at: _Members(*m) for at, m in seen.items()}
+        return lines
 
     def line_of(self, path: FieldPath) -> int:
         """The line of the deepest part of `path` that exists (the value's own line if none)."""

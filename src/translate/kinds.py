@@ -10,17 +10,14 @@ our own models.
 from __future__ import annotations
 
 import copy
+import importlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import kubernetes.client.models as k8s
 from pydantic import BaseModel
-
-from .kubelet_config import KubeletConfiguration
-from .node_topology import NodeTopology
-from .sched.config_model import KubeSchedulerConfiguration
 
 Converter = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -30,8 +27,9 @@ class KindInfo:
     group: str
     version: str
     kind: str
-    # A model class, or the name of one in kubernetes.client.models (imported on first use:
-    # building the client's pydantic classes is most of kubefit's start-up time).
+    # A model class, or where to find one, imported on first use (building pydantic classes is most
+    # of kubefit's start-up time): the name of one in kubernetes.client.models, or `module:Class` of
+    # kubefit's own models.
     model_ref: type[BaseModel] | str
     namespaced: bool
     # Set when this version is converted to another one before use.
@@ -41,7 +39,10 @@ class KindInfo:
     @property
     def model(self) -> type[BaseModel]:
         if isinstance(self.model_ref, str):
-            model: type[BaseModel] = getattr(k8s, self.model_ref)
+            module, _, name = self.model_ref.rpartition(":")
+            model: type[BaseModel] = getattr(
+                importlib.import_module(module, __package__) if module else k8s, name
+            )
             return model
         return self.model_ref
 
@@ -147,10 +148,20 @@ _KNOWN: list[KindInfo] = [
     KindInfo(SCHEDULING, "v1alpha3", "PodGroup", "V1alpha3PodGroup", True, "v1beta1", _same_shape),
     # The client has no v1alpha2 models; its PodGroup had the same fields as v1alpha3.
     KindInfo(SCHEDULING, "v1alpha2", "PodGroup", "V1alpha3PodGroup", True, "v1beta1", _same_shape),
-    KindInfo("kubelet.config.k8s.io", "v1beta1", "KubeletConfiguration", KubeletConfiguration, False),
-    KindInfo("kubefit.io", "v1alpha1", "NodeTopology", NodeTopology, False),
     KindInfo(
-        "kubescheduler.config.k8s.io", "v1", "KubeSchedulerConfiguration", KubeSchedulerConfiguration, False
+        "kubelet.config.k8s.io",
+        "v1beta1",
+        "KubeletConfiguration",
+        ".kubelet_config:KubeletConfiguration",
+        False,
+    ),
+    KindInfo("kubefit.io", "v1alpha1", "NodeTopology", ".node_topology:NodeTopology", False),
+    KindInfo(
+        "kubescheduler.config.k8s.io",
+        "v1",
+        "KubeSchedulerConfiguration",
+        ".sched.config_model:KubeSchedulerConfiguration",
+        False,
     ),
 ]
 
@@ -191,6 +202,16 @@ _CLUSTER_SCOPED = {
     "ClusterTrustBundle",
     "ResourcePoolStatusRequest",
 }
+
+
+def prefetch() -> Iterator[None]:
+    """The client's models of the served kinds a cluster dump holds (v1: Node, Pod, the DRA kinds),
+    imported one at a time, for a reader that waits anyway (see `json_child`); each model is
+    otherwise imported when the loader first meets its kind."""
+    for info in _KNOWN:
+        if info.version == "v1" and isinstance(info.model_ref, str) and ":" not in info.model_ref:
+            info.model  # noqa: B018 - imported on first use
+            yield
 
 
 def split_api_version(api_version: str) -> tuple[str, str]:

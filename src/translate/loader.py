@@ -17,20 +17,30 @@ import os
 import sys
 import types
 import typing
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
 
 from ..errors import FieldPath, InputError, Problem, ProblemList
-from . import kinds
+from . import json_child, kinds
 from .json_text import SourceText
 from .objects import KubeObject, LazySlice, ObjectSet
 from .paths import render_path
 from .quantity_fields import coerce_quantities
-from .source_files import files_of
+from .source_files import files_of, rereader
 from .yaml_limits import MAX_DEPTH
-from .yaml_source import Document, LineDict, LineList, gc_paused, line_of, read_documents
+from .yaml_source import (
+    Document,
+    LineDict,
+    LineList,
+    gc_paused,
+    json_documents,
+    json_facts,
+    line_of,
+    read_documents,
+    yaml_documents,
+)
 
 # Kinds that exist only in the core group, so a missing apiVersion can only mean "v1".
 _CORE_ONLY_KINDS = frozenset(
@@ -56,16 +66,12 @@ def load(paths: Sequence[str], *, strict: bool = False, stdin: TextIO | None = N
     objects = ObjectSet()
     # Reading makes millions of containers and models, none in a cycle (see gc_paused).
     with gc_paused(), _proofs_forgotten():
-        for path, text in _sources(paths, problems, stdin):
-            # Once read, a file's text is read again only to locate a problem found later.
-            source = SourceText(text, _rereader(path) if os.path.isfile(path) else None)
-            for doc in read_documents(text, path, source):
+        for documents in _sources(paths, problems, stdin, objects.sources):
+            for doc in documents:
                 if isinstance(doc, Problem):
                     problems.add(doc)
                     continue
                 objects.objects.extend(_objects_of(doc, problems, strict))
-            source.release()
-            del text
     _check_duplicates(objects, problems)
     problems.raise_if_errors()
     objects.warnings = problems.warnings
@@ -99,36 +105,59 @@ def _proofs_forgotten() -> Iterator[None]:
         forget()
 
 
-def _sources(paths: Sequence[str], problems: ProblemList, stdin: TextIO | None) -> Iterable[tuple[str, str]]:
+def _sources(
+    paths: Sequence[str], problems: ProblemList, stdin: TextIO | None, read: list[Any]
+) -> Iterable[Iterable[Document | Problem]]:
+    """The documents of each file in turn; `read` gets each file read (ObjectSet.sources)."""
+    prefetch = kinds.prefetch()  # while a child reads: what reading its documents will import
     for path in paths:
         if path == "-":
-            yield "<stdin>", (stdin or sys.stdin).read()
+            read.append(("<stdin>", None))
+            yield read_documents((stdin or sys.stdin).read(), "<stdin>")
             continue
         files = files_of(path)
         if not files:
             problems.add(Problem("no .yaml, .yml or .json files in this directory", file=path))
         for file in files:
-            yield from _read_file(file, problems)
+            yield _file_documents(file, problems, read, prefetch)
 
 
-def _rereader(path: str) -> Callable[[], str]:
-    def read() -> str:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-
-    return read
-
-
-def _read_file(path: str, problems: ProblemList) -> Iterable[tuple[str, str]]:
+def _file_documents(
+    path: str, problems: ProblemList, sources: list[Any], meanwhile: Iterable[object]
+) -> Iterator[Document | Problem]:
+    own = json_child.own_documents(path)  # in a child that read it already
+    if own is not None:
+        sources.append((path, own[0]))
+        yield from own[1]
+        return
     try:
         with open(path, encoding="utf-8") as f:
-            yield path, f.read()
+            read_as = json_child.identity(os.fstat(f.fileno()))
+            text = f.read()
     except FileNotFoundError:
         problems.add(Problem("no such file or directory", file=path))
+        return
     except UnicodeDecodeError:
         problems.add(Problem("not a UTF-8 text file", file=path))
+        return
     except OSError as e:
         problems.add(Problem(f"cannot read: {e.strerror}", file=path))
+        return
+    sources.append((path, read_as))
+    # Once read, a file's text is read again only to locate a problem found later.
+    source = SourceText(text, rereader(path) if os.path.isfile(path) else None)
+    facts = json_facts(text)
+    # A child may be reading it (json_child): its documents, if they are what reading the text makes.
+    load = json_child.documents(path, read_as, text, facts, meanwhile) if facts is not None else None
+    if load is not None:
+        source.release()
+        del text
+        yield from load(source)
+    elif facts is not None:
+        yield from json_documents(text, path, source, facts) or yaml_documents(text, path)
+    else:
+        yield from read_documents(text, path, source)
+    source.release()
 
 
 def _ref_of(data: Any) -> str:

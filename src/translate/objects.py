@@ -149,6 +149,9 @@ class ObjectSet:
 
     objects: list[KubeObject] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    # The files read, in order, each with what identified its text then (device, inode, size and
+    # modification time; None for stdin): two sets read alike from the same texts are equal.
+    sources: list[tuple[str, tuple[int, ...] | None]] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[KubeObject]:
         return iter(self.objects)

@@ -148,5 +148,18 @@ def proven_once(devices: object) -> bool:
     return plain_devices(devices)
 
 
+def taken() -> list[list[Any]]:
+    """The lists proved plain and not yet asked about, forgotten here (a reader hands them on)."""
+    lists = list(_proven.values())
+    _proven.clear()
+    return lists
+
+
+def adopt(lists: list[list[Any]]) -> None:
+    """Lists proved plain by another reader (a child's, unpickled with the documents holding them)."""
+    for devices in lists:
+        _proven[id(devices)] = devices
+
+
 def forget() -> None:
     _proven.clear()

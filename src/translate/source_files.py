@@ -1,11 +1,12 @@
 """Which files a `-f` path names, in the order they are read: the file itself, or a directory's
 .yaml, .yml and .json files, directories and files each in sorted order (as `kubectl apply -f DIR
---recursive` takes them). Kept apart from the loader so that a child checking the same files
-(`json_prechecks`) finds them without importing what the loader does."""
+--recursive` takes them). Kept apart from the loader so that a child reading the same files
+(`json_child`) finds them without importing what the loader does."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -19,3 +20,13 @@ def files_of(path: str) -> list[str]:
         dirs.sort()
         found += [os.path.join(root, name) for name in sorted(files) if name.endswith(SUFFIXES)]
     return found
+
+
+def rereader(path: str) -> Callable[[], str]:
+    """Reads the file's text again (see SourceText)."""
+
+    def read() -> str:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+
+    return read

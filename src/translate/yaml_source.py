@@ -48,12 +48,14 @@ from . import yaml_scalars
 from .json_text import (
     LONGEST_KEY,
     JsonLines,
+    JsonText,
+    KeyCount,
     KeyTally,
+    LinesState,
     SourceText,
     checked_scan,
     collecting_scanner,
     json_text,
-    plain_scan,
 )
 from .json_text import too_deep as too_deep_data
 from .yaml_limits import MAX_DEPTH, excessive_aliasing, too_deep
@@ -98,11 +100,11 @@ def read_documents(text: str, file: str, source: SourceText | None = None) -> It
     """Every non-empty document of a YAML (or JSON) stream, or the syntax problem that stopped it.
     `source`: the text as lines are looked up later (see SourceText), when the caller can read it
     again."""
-    docs = _json_documents(text, file, source or SourceText(text))
+    docs = read_json(text, file, source or SourceText(text))
     if docs is not None:
         yield from docs
     else:
-        yield from _yaml_documents(text, file)
+        yield from yaml_documents(text, file)
 
 
 # Objects made while paused past which the collection that would follow is worth avoiding (it takes
@@ -325,6 +327,57 @@ class _JsonSource:
         return None if self._deep else self.lines.line_of(path)
 
 
+# ---- JSON documents as plain values (for a child reading for the process: `json_child`) -----------
+
+# Tags of the plain form: a value as it is, a LineDict, a LineList.
+_AS_IS, _LINE_DICT, _LINE_LIST = 0, 1, 2
+
+
+def plain_documents(docs: list[Document]) -> list[Any]:
+    """What the JSON reader made of a text, in values `marshal` writes (dicts, lists, tuples, scalars;
+    parts shared stay shared), without the text: `documents_of` makes the documents again."""
+    return [(doc.file, doc.line, _plain(doc.data)) for doc in docs]
+
+
+def _plain(value: Any) -> Any:
+    # Only the reader's roots are of its own classes: below them every value is plain already.
+    cls = value.__class__
+    if cls is LineDict:
+        entries = {key: _plain(v) for key, v in value.items()}
+        return _LINE_DICT, entries, value.line, value.key_lines, _plain_source(value.source)
+    if cls is LineList:
+        items = [_plain(v) for v in value]
+        return _LINE_LIST, items, value.line, value.item_lines, _plain_source(value.source)
+    return _AS_IS, value
+
+
+def _plain_source(source: Any) -> LinesState | None:
+    return source.lines.state() if isinstance(source, _JsonSource) else None
+
+
+def documents_of(plain: list[Any], source: SourceText) -> list[Document]:
+    """The documents `plain_documents` gave, their lines looked up in `source`."""
+    return [Document(_restored(data, source), file, line) for file, line, data in plain]
+
+
+def _restored(plain: Any, source: SourceText) -> Any:
+    tag = plain[0]
+    if tag == _AS_IS:
+        return plain[1]
+    _, entries, line, lines, state = plain
+    value: LineDict | LineList
+    if tag == _LINE_DICT:
+        value = LineDict({key: _restored(v, source) for key, v in entries.items()})
+        value.key_lines = lines
+    else:
+        value = LineList([_restored(v, source) for v in entries])
+        value.item_lines = lines
+    value.line = line
+    if state is not None:
+        value.source = _JsonSource(JsonLines.restored(source, state))
+    return value
+
+
 # ---- YAML: objects straight from libyaml's events --------------------------------------------
 
 
@@ -363,7 +416,7 @@ def _resolve(value: str, cache: dict[str, Any]) -> Any:
     return result
 
 
-def _yaml_documents(text: str, file: str) -> Iterator[Document | Problem]:
+def yaml_documents(text: str, file: str) -> Iterator[Document | Problem]:
     parser: Any = _Base(text)
     cache: dict[str, Any] = {}
     try:
@@ -586,55 +639,57 @@ def json_start(text: str) -> bool:
     return _JSON_START.match(text) is not None
 
 
-def _json_documents(text: str, file: str, source: SourceText) -> list[Document] | None:
+def read_json(text: str, file: str, source: SourceText) -> list[Document] | None:
     """The documents of a JSON text (one value, or values between `---` lines), or None when the
-    text is not JSON that YAML reads the same way. Where a child checked the file's text
-    (`json_prechecks`), its verdicts stand for the checks, and the text is read without them."""
-    if not json_start(text):
-        return None
-    from . import json_prechecks
-    from .slice_intern import share  # it reads what this module defines
+    text is not JSON that YAML reads the same way."""
+    return json_documents(text, file, source, json_facts(text))
 
-    checked = json_prechecks.lookup(file, text)
-    facts = checked.facts if checked is not None else json_text(text)
+
+def json_documents(text: str, file: str, source: SourceText, facts: JsonText | None) -> list[Document] | None:
+    """read_json of a text whose facts (`json_facts`) are known."""
     if facts is None:
         return None
-    parts: dict[Any, Any] = {}
-
-    def each(item: Any) -> None:
-        share(item, parts)
-
     with gc_paused():
         if facts.key_bound is not None:
-            if checked is not None:
-                docs = _json_chunk_documents(text, file, plain_scan, source, each)
-                if docs is None or checked.proven():
-                    return docs
-            else:
-                docs, proven = collected_documents(text, file, source, facts.key_bound, each)
-                if docs is None or proven:
-                    return docs
+            docs, keys = collected_documents(text, file, source)
+            if docs is None or keys.prove(facts.key_bound):
+                return docs
             del docs  # a string that begins with `:`, or a key twice: check object by object
-        return _json_chunk_documents(text, file, checked_scan, source, each)
+        return _json_chunk_documents(text, file, checked_scan, source, _sharing())
 
 
-def collected_documents(
-    text: str, file: str, source: SourceText, key_bound: int, each: Callable[[Any], None]
-) -> tuple[list[Document] | None, bool]:
+def json_facts(text: str) -> JsonText | None:
+    """What the JSON reader checks of a text before reading it (None: not JSON as YAML reads it)."""
+    return json_text(text) if json_start(text) else None
+
+
+def collected_documents(text: str, file: str, source: SourceText) -> tuple[list[Document] | None, KeyCount]:
     """The documents as a scanner that keeps every object it makes reads them (None: not JSON), and
-    whether their keys prove that no object had one twice and none is too long (see KeyTally)."""
+    their keys counted, to prove that no object had one twice and none is too long (KeyCount)."""
     scan, made = collecting_scanner()
     tally = KeyTally(made)
+    each = _sharing()
 
     def fold_each(item: Any) -> None:
         tally.fold()
         each(item)
 
     docs = _json_chunk_documents(text, file, scan, source, fold_each)
-    if docs is None:
-        return None, False
-    roots = sum(len(doc.data) for doc in docs if isinstance(doc.data, LineDict))
-    return docs, tally.proven(roots, key_bound)
+    roots = sum(len(doc.data) for doc in docs if isinstance(doc.data, LineDict)) if docs is not None else 0
+    return docs, tally.count(roots)
+
+
+def _sharing() -> Callable[[Any], None]:
+    """What the reader does with each item of a List as soon as it is read: its equal device parts
+    made one (`slice_intern`)."""
+    from .slice_intern import share  # it reads what this module defines
+
+    parts: dict[Any, Any] = {}
+
+    def each(item: Any) -> None:
+        share(item, parts)
+
+    return each
 
 
 def _json_chunk_documents(

@@ -1,27 +1,15 @@
 """KubeSchedulerConfiguration -> the Configuration kubefit's scheduler runs (`solver.cluster.profile`).
 
 The configuration is defaulted as kube-scheduler v1 defaults it and refused, with every
-problem located in its file, where kube-scheduler would refuse to start with it. Without a
+problem located in its file, where kube-scheduler would refuse to start with it (`written`). Without a
 KubeSchedulerConfiguration the scheduler runs its v1 defaults: one `default-scheduler` profile.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from kubernetes.client.models import V1NodeSelectorTerm
-
-from ...errors import InputError, Problem
 from ...features import ALL_ON, FeatureGates
-from ...solver.cluster import args as plugin_args
-from ...solver.cluster.facts import PreferredNodeTerm
-from ...solver.cluster.profile import Configuration, Profile, default_profile
-from ...solver.problem import NodeRequirement, NodeSelectorTerm
+from ...solver.cluster.profile import Configuration, default_profile
 from ..objects import ObjectSet
-from ..validation.scheduler_config import configuration_errors
-from . import config_model as m
-from .defaulting import Defaulted, DefaultedProfile, defaulted
-from .go_duration import SECOND, parse
 
 KIND = "KubeSchedulerConfiguration"
 
@@ -31,100 +19,7 @@ def configuration(objects: ObjectSet, gates: FeatureGates = ALL_ON) -> Configura
     written = objects.of_kind(KIND)
     if not written:
         return Configuration((default_profile(gates),))
-    first = written[0]
-    if len(written) > 1:
-        message = f"kube-scheduler reads one {KIND}; the first is at {first.file}:{first.line}"
-        raise InputError([obj.problem(("kind",), message) for obj in written[1:]])
-    cfg = first.model
-    assert isinstance(cfg, m.KubeSchedulerConfiguration)
-    config = defaulted(cfg, gates)
-    problems: list[Problem] = []
-    for error in configuration_errors(cfg, config, gates):
-        problem = first.problem(error.path, error.message)
-        if problem not in problems:
-            problems.append(problem)
-    if problems:
-        raise InputError(problems)
-    return converted(config)
+    # The configuration's models, defaulting and validation, imported only for a configuration.
+    from .written import written_configuration
 
-
-def converted(config: Defaulted) -> Configuration:
-    """A valid, defaulted configuration as the scheduler's profiles."""
-    return Configuration(tuple(_profile(p) for p in config.profiles), config.percentage_of_nodes_to_score)
-
-
-def _profile(p: DefaultedProfile) -> Profile:
-    args: dict[str, Any] = {}
-    for c in p.plugin_config:
-        if c.name in plugin_args.ARGS_TYPES and c.name not in args:
-            args[c.name] = _args(c.args)
-    return Profile(p.scheduler_name, dict(p.plugins), args, p.percentage_of_nodes_to_score)
-
-
-def _resources(specs: list[m.ResourceSpec]) -> tuple[plugin_args.ResourceSpec, ...]:
-    return tuple(plugin_args.ResourceSpec(r.name, r.weight) for r in specs)
-
-
-def _term(term: V1NodeSelectorTerm) -> NodeSelectorTerm:
-    def requirements(items: Any) -> tuple[NodeRequirement, ...]:
-        return tuple(NodeRequirement(r.key, r.operator, tuple(r.values or ())) for r in items or ())
-
-    return NodeSelectorTerm(requirements(term.match_expressions), requirements(term.match_fields))
-
-
-def _node_affinity(a: m.NodeAffinityArgs) -> plugin_args.NodeAffinityArgs:
-    affinity = a.added_affinity
-    if affinity is None:
-        return plugin_args.NodeAffinityArgs()
-    selector = affinity.required_during_scheduling_ignored_during_execution
-    required = None if selector is None else tuple(_term(t) for t in selector.node_selector_terms or ())
-    preferred = tuple(
-        PreferredNodeTerm(t.weight, _term(t.preference))
-        for t in affinity.preferred_during_scheduling_ignored_during_execution or ()
-    )
-    return plugin_args.NodeAffinityArgs(required, preferred)
-
-
-def _fit(a: m.NodeResourcesFitArgs) -> plugin_args.NodeResourcesFitArgs:
-    strategy = a.scoring_strategy or m.ScoringStrategy()
-    ratio = strategy.requested_to_capacity_ratio
-    shape = tuple(plugin_args.ShapePoint(s.utilization, s.score) for s in ratio.shape) if ratio else ()
-    return plugin_args.NodeResourcesFitArgs(
-        frozenset(a.ignored_resources),
-        frozenset(a.ignored_resource_groups),
-        plugin_args.ScoringStrategy(strategy.type, _resources(strategy.resources), shape),
-    )
-
-
-def _seconds(duration: str | None, unset: float) -> float:
-    return unset if duration is None else parse(duration) / SECOND
-
-
-def _args(a: Any) -> Any:
-    """Defaulted, valid args in the form the plugins read (args.py)."""
-    if isinstance(a, m.NodeResourcesFitArgs):
-        return _fit(a)
-    if isinstance(a, m.NodeResourcesBalancedAllocationArgs):
-        return plugin_args.NodeResourcesBalancedAllocationArgs(_resources(a.resources))
-    if isinstance(a, m.NodeAffinityArgs):
-        return _node_affinity(a)
-    if isinstance(a, m.PodTopologySpreadArgs):
-        constraints = tuple(
-            plugin_args.DefaultSpreadConstraint(c.max_skew, c.topology_key, c.when_unsatisfiable)
-            for c in a.default_constraints
-        )
-        return plugin_args.PodTopologySpreadArgs(constraints, a.defaulting_type)
-    if isinstance(a, m.InterPodAffinityArgs):
-        return plugin_args.InterPodAffinityArgs(
-            a.hard_pod_affinity_weight or 0, a.ignore_preferred_terms_of_existing_pods
-        )
-    if isinstance(a, m.DefaultPreemptionArgs):
-        return plugin_args.DefaultPreemptionArgs(
-            a.min_candidate_nodes_percentage or 0, a.min_candidate_nodes_absolute or 0
-        )
-    assert isinstance(a, m.DynamicResourcesArgs)
-    # Without the filter-timeout gate there is no timeout, which a timeout of 0 also means.
-    return plugin_args.DynamicResourcesArgs(
-        _seconds(a.filter_timeout, 0.0),
-        _seconds(a.binding_timeout, plugin_args.DynamicResourcesArgs().binding_timeout_seconds),
-    )
+    return written_configuration(written, gates)

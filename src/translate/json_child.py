@@ -1,0 +1,231 @@
+"""Large JSON files read by a child forked as the command line starts, while the process imports what
+it needs.
+
+Reading a cluster dump is `json`'s scan of its text plus the reader's checks (that YAML reads the text
+the same way, that no object lost a key to a duplicate) and the sharing of equal device parts
+(`slice_intern`); the process meanwhile spends a third to half as long importing the verb's modules.
+They depend on the file alone, so a child does them: it reads each large file as the process would
+(`yaml_source.read_json`) and sends the documents pickled. Once shared, a dump's documents pickle to a
+tenth of its text and unpickle in a twentieth of the time reading it takes.
+
+The child's documents stand only for the file the process would read: its size, modification time and
+inode when the process asks must be those the child read it with. Otherwise (no child, a child that
+failed, a file changed since, stdin, a file the child does not read, a text that is not JSON as YAML
+reads it) the process reads the file itself. Where a problem found later must be located, the text
+is read again from the file, as after any read (`SourceText`).
+"""
+
+from __future__ import annotations
+
+import logging
+import marshal
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import forking
+from .json_text import JsonText, SourceText
+
+log = logging.getLogger("kubefit")
+
+# Below this many bytes reading takes less than the fork and the pickling.
+MIN_BYTES = 4 << 20
+
+Identity = tuple[int, int, int, int]  # device, inode, size, modification time (ns)
+
+
+def identity(stat: os.stat_result) -> Identity:
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+# Records the child sends: (path, (identity, length, keys, payload)) for each file it read, then
+# (AFTER, what `then` sent) when it was given more to do.
+AFTER = ""
+
+
+@dataclass
+class _Reader:
+    child: forking.Child
+    files: frozenset[str]  # what the child reads (other files are never waited for)
+    then: object  # what the child does once the files are read (None: nothing)
+    # Records received, by path, for files not asked for yet.
+    received: dict[str, deque[Any]] = field(default_factory=dict)
+
+    def take(self, key: str) -> Any | None:
+        while not self.received.get(key):
+            record = self.child.receive()
+            if record is None:
+                return None
+            self.received.setdefault(record[0], deque()).append(record[1])
+        return self.received[key].popleft()
+
+
+_current: _Reader | None = None
+
+# In the child: the documents it read of each file, with the identity it read the file with, where
+# they are what the process makes of the text, for the child's own loading (`then`).
+_own: dict[str, tuple[Identity, list[Any], list[list[Any]]]] = {}
+
+Then = Callable[[forking.Send], None]
+
+
+def start(paths: Sequence[str], then: Then | None = None) -> None:
+    """Fork a child reading the files among `paths` (the files a run's `-f` flags name), if they are
+    large enough for it to pay; once they are read, the child runs `then` (its records are the
+    process's `after`)."""
+    global _current
+    from .source_files import files_of
+
+    if _current is not None:
+        return
+    named = [f for p in paths if p != "-" for f in files_of(p)]
+    # Regular files only: what a pipe holds is read once, by the process.
+    files = [f for f in named if os.path.isfile(f)]
+    if not files or not forking.allowed(sum(os.path.getsize(f) for f in files), MIN_BYTES):
+        return
+    if len(files) < len(named) or "-" in paths:
+        then = None  # the child could not load all the input: what it would do next is the process's
+
+    def work(send: forking.Send) -> None:
+        _read(files, send)
+        if then is not None:
+            then(lambda record: send((AFTER, record)))
+
+    child = forking.fork(work)
+    if child is not None:
+        _current = _Reader(child, frozenset(files), then)
+        log.debug("%d file(s) are read in a child process", len(files))
+
+
+def _read(files: list[str], send: forking.Send) -> None:
+    for path in files:
+        # One record for each file, None when the child has no documents of it: the process, which
+        # may read it otherwise, never waits for one that does not come.
+        sent = False
+
+        def once(record: Any, path: str = path) -> None:
+            nonlocal sent
+            sent = True
+            send((path, record))
+
+        try:
+            _read_one(path, once)
+        finally:
+            if not sent:
+                send((path, None))
+
+
+def _read_one(path: str, send: forking.Send) -> None:
+    from . import slice_plain
+    from .source_files import rereader
+    from .yaml_source import collected_documents, gc_paused, json_facts, json_start, plain_documents
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            read_as = identity(os.fstat(f.fileno()))
+            text = f.read()
+    except (OSError, UnicodeDecodeError):
+        return  # the process says what is wrong with it
+    if not json_start(text):
+        return
+    with gc_paused():
+        source = SourceText(text, rereader(path))
+        docs, keys = collected_documents(text, path, source)
+        source.release()
+        proven = slice_plain.taken()
+        if docs is None:
+            return
+        # What the reader proved plain goes along, so that the process does not prove it again.
+        # marshal, three times as fast as pickle here, keeps shared parts shared too.
+        send((read_as, len(text), keys, marshal.dumps((plain_documents(docs), proven))))
+        # The process takes them if its checks of the text hold: the child's own loading too.
+        facts = json_facts(text)
+        if facts is not None and facts.key_bound is not None and keys.prove(facts.key_bound):
+            _own[path] = (read_as, docs, proven)
+
+
+def own_documents(path: str) -> tuple[Identity, list[Any]] | None:
+    """In the child: the documents of `path` it read itself (once), and the identity it read it with."""
+    from . import slice_plain
+
+    found = _own.pop(path, None)
+    if found is None:
+        return None
+    read_as, docs, proven = found
+    slice_plain.adopt(proven)
+    return read_as, docs
+
+
+Load = Callable[[SourceText], list[Any]]
+
+
+def documents(
+    path: str, read_as: Identity, text: str, facts: JsonText, meanwhile: Iterable[object] = ()
+) -> Load | None:
+    """How to have the documents of the file at `path` as the child read them, if they are the reader's
+    for the process's `text` of it (read as `read_as`, its `facts` found): their lines then looked up
+    in the SourceText given. None: read the text yourself. Until the child's answer arrives,
+    `meanwhile` is worked through, a step at a time."""
+    current = _current
+    if current is None or path not in current.files or facts.key_bound is None:
+        return None
+    for _ in meanwhile:
+        if current.received.get(path) or current.child.ready():
+            break
+    found = current.take(path)
+    if found is None:
+        return None  # the child has no documents of it (or ended)
+    child_read_as, length, keys, payload = found
+    # A text whose keys do not prove themselves (a key twice) is read object by object: by the process.
+    if child_read_as != read_as or len(text) != length or not keys.prove(facts.key_bound):
+        return None
+
+    def load(source: SourceText) -> list[Any]:
+        from . import slice_plain
+        from .yaml_source import documents_of
+
+        plain, proven = marshal.loads(payload)
+        slice_plain.adopt(proven)
+        read: list[Any] = documents_of(plain, source)
+        return read
+
+    return load
+
+
+class After:
+    """What the child sends once the files are read (see `start`), taken over from the reading."""
+
+    def __init__(self, reader: _Reader) -> None:
+        self.reader = reader
+
+    def receive(self) -> Any | None:
+        return self.reader.take(AFTER)
+
+    def wait(self) -> bool:
+        return self.reader.child.wait()
+
+    def stop(self) -> None:
+        self.reader.child.stop()
+
+
+def after(then: object) -> After | None:
+    """The child, for what it sends after reading, if it was started with `then` (the same object);
+    otherwise it is stopped, and None. Either way the reading is over."""
+    global _current
+    current, _current = _current, None
+    if current is None:
+        return None
+    if current.then is then and then is not None:
+        return After(current)
+    current.child.stop()
+    return None
+
+
+def finish() -> None:
+    """No more files to read: the child is done with, whatever it is doing."""
+    global _current
+    current, _current = _current, None
+    if current is not None:
+        current.child.stop()

@@ -1,0 +1,235 @@
+"""Large JSON files read by a forked child (json_child): the documents the loader has from the child are
+those it reads itself, line for line, and where the child's reading does not stand for the process's
+text (a file changed since, a failed child, a text read object by object or the YAML way) the process
+reads the file itself. The child then validates what it read (background_validation.AfterReading),
+and its problems are taken only for objects read from the very same texts."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from test_background_validation import BAD_SLICE, both
+from test_json_reading import json_texts, summary
+
+from kubefit import background_validation, forking
+from kubefit.errors import ProblemList
+from kubefit.features import ALL_ON
+from kubefit.translate import json_child, loader, yaml_source
+from kubefit.translate.validation import run
+from kubefit.translate.validation.run import validate_objects
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Texts that take each way: read as is, checked object by object, or read as YAML.
+CASES = [
+    '{"apiVersion": "v1", "kind": "List", "items": [{"kind": "Namespace", "metadata": {"name": "a"}}]}',
+    '{"items": [{"a": {"b": 1, "b": 2}}]}',  # a key twice: object by object, then the YAML way
+    '{"items": [{"a": ":x"}]}',  # a string beginning with `:`: object by object
+    '{"items": [{"' + "k" * 129 + '": 1}]}',  # a key too long for YAML
+    '{"a" : 1}',  # a blank before a colon: nothing to count keys by
+    '{"a": "\u2028"}',  # YAML counts a line there: the YAML way
+    '{"a": [1, 2}',  # not JSON
+]
+TAKEN = {0}  # the cases whose documents the process takes from the child
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv(forking.ENV, "1")
+    monkeypatch.setattr(forking.threading, "active_count", lambda: 1)
+    yield
+    json_child.finish()
+
+
+def documents(*paths: Path) -> tuple[Any, list[Any], ProblemList]:
+    """The loader's documents of the files (with what the loader records of each file read)."""
+    problems = ProblemList()
+    read: list[Any] = []
+    docs = [list(each) for each in loader._sources([str(p) for p in paths], problems, None, read)]
+    return [summary(d) for d in docs], read, problems
+
+
+def with_child(*paths: Path) -> tuple[Any, list[Any], ProblemList]:
+    json_child.start([str(p) for p in paths])
+    assert json_child._current is not None
+    try:
+        return documents(*paths)
+    finally:
+        json_child.finish()
+
+
+def own_readings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files the process reads itself (a child's documents taken are not)."""
+    calls: list[str] = []
+    for name in ("json_documents", "read_documents"):
+        read = getattr(loader, name)
+
+        def counted(text: str, file: str, *rest: Any, read: Any = read) -> Any:
+            calls.append(file)
+            return read(text, file, *rest)
+
+        monkeypatch.setattr(loader, name, counted)
+    return calls
+
+
+@pytest.mark.parametrize("number", range(len(CASES)))
+def test_the_childs_documents_are_the_readers(
+    number: int, tmp_path: Path, forks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "in.json"
+    path.write_text(CASES[number])
+    expected = documents(path)
+    own = own_readings(monkeypatch)
+    found = with_child(path)
+    assert (found[0], found[1], found[2].errors) == (expected[0], expected[1], expected[2].errors)
+    assert (own == []) == (number in TAKEN)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=json_texts())
+def test_generated_texts_read_alike(text: str, tmp_path: Path, forks: None) -> None:
+    try:
+        data = text.encode()
+    except UnicodeEncodeError:
+        return  # a surrogate: no file holds that text
+    path = tmp_path / "in.json"
+    path.write_bytes(data)
+    assert with_child(path)[:2] == documents(path)[:2]
+
+
+def test_a_file_changed_since_the_child_read_it_is_read_again(
+    tmp_path: Path, forks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "in.json"
+    path.write_text(CASES[0])
+    json_child.start([str(path)])
+    assert json_child._current is not None
+    json_child._current.take(json_child.AFTER)  # every record the child sends is in
+    changed = CASES[0].replace('"a"', '"b"')  # as long
+    path.write_text(changed)
+    os.utime(path, ns=(1, 1))  # a time no read could have seen
+    own = own_readings(monkeypatch)
+    try:
+        found = documents(path)
+    finally:
+        json_child.finish()
+    assert own == [str(path)] and found[:2] == documents(path)[:2]
+
+
+def test_a_child_that_fails_leaves_the_reading_to_the_process(
+    tmp_path: Path, forks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object) -> None:
+        raise RuntimeError("the child cannot read")
+
+    path = tmp_path / "in.json"
+    path.write_text(CASES[0])
+    expected = documents(path)
+    original = yaml_source.collected_documents
+    monkeypatch.setattr(yaml_source, "collected_documents", broken)  # the child's, forked with it
+    json_child.start([str(path)])
+    monkeypatch.setattr(yaml_source, "collected_documents", original)
+    try:
+        assert documents(path)[:2] == expected[:2]
+    finally:
+        json_child.finish()
+
+
+def test_small_inputs_stdin_and_pipes_are_not_forked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(forking.ENV, raising=False)
+    monkeypatch.setattr(forking.threading, "active_count", lambda: 1)
+    path = tmp_path / "in.json"
+    path.write_text(CASES[0])
+    json_child.start([str(path), "-"])
+    assert json_child._current is None
+    monkeypatch.setenv(forking.ENV, "1")
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    json_child.start([str(pipe)])  # what a pipe holds is read once, by the process
+    assert json_child._current is None
+
+
+def test_a_file_the_child_does_not_read_is_not_waited_for(tmp_path: Path, forks: None) -> None:
+    read, other = tmp_path / "in.json", tmp_path / "template.json"
+    read.write_text(CASES[0])
+    other.write_text(CASES[0])
+    json_child.start([str(read)])
+    assert json_child._current is not None
+    documents(other)
+    assert not json_child._current.received  # nothing read from the child
+    documents(read)
+
+
+def test_the_command_line_answers_alike(tmp_path: Path) -> None:
+    folder = tmp_path / "input"
+    folder.mkdir()
+    for i, text in enumerate(CASES[:5]):
+        (folder / f"{i}.json").write_text(
+            text.replace('"kind": "Namespace"', '"apiVersion": "v1", "kind": "Namespace"')
+        )
+    _, _, err = both("validate", "-f", str(folder), "-o", "json")  # with the children and without, alike
+    assert "5 file(s) are read in a child process" in err
+
+
+def bad_cluster(tmp_path: Path) -> Path:
+    """The example with a slice the API server refuses, as one JSON List (as kubectl dumps a cluster)."""
+    import json
+
+    import yaml
+
+    folder = tmp_path / "input"
+    shutil.copytree(ROOT / "examples" / "gpu-mig", folder)
+    (folder / "zz-bad.yaml").write_text(BAD_SLICE)
+    items = [
+        doc
+        for path in sorted(folder.iterdir())
+        if path.suffix in (".yaml", ".yml")
+        for doc in yaml.safe_load_all(path.read_text())
+        if doc
+    ]
+    dump = tmp_path / "cluster.json"
+    dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=4))
+    return dump
+
+
+def test_the_reading_child_validates_what_it_read(tmp_path: Path) -> None:
+    dump = bad_cluster(tmp_path)
+    code, out, err = both("allocate", "-f", str(dump), "-o", "json")
+    assert code == 0 and "GPU_1" in err and "(the one that read them)" in err
+    code, out, err = both("devices", "-f", str(dump))
+    assert code == 2 and out == "" and "GPU_1" in err
+
+
+def test_the_childs_problems_are_taken_only_for_the_same_texts(
+    tmp_path: Path, forks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dump = bad_cluster(tmp_path)
+    objects = loader.load([str(dump)])
+    expected = validate_objects(objects, ALL_ON)
+    assert expected
+    then = background_validation.AfterReading((str(dump),), False, ALL_ON)
+    assert then.matches([str(dump)], False, ALL_ON) and not then.matches([str(dump)], True, ALL_ON)
+    mine: list[Any] = ["validated by the process"]
+    for sources, problems in ((objects.sources, expected), ([(str(dump), (0, 0, 0, 0))], mine)):
+        json_child.start([str(dump)], then)
+        child = json_child.after(then)
+        assert child is not None
+        # The child validates with what it was forked with; the process, if it must, with this.
+        monkeypatch.setattr(run, "validate_objects", lambda *_: mine)
+        objects.sources, kept = sources, objects.sources
+        found: list[Any] = []
+        background_validation.adopt(child, objects, ALL_ON, found.append)
+        background_validation.settle()
+        objects.sources = kept
+        monkeypatch.setattr(run, "validate_objects", validate_objects)
+        assert found == [problems]  # read from other texts, the child's problems are not taken
+    json_child.start([str(dump)], then)
+    assert json_child.after(None) is None and json_child._current is None  # stopped: another load
