@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import importlib
 import logging
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from . import __version__, background_validation
@@ -388,7 +389,27 @@ def _keep(*values: Any) -> None:
         _KEPT.extend(values)
 
 
-def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_errors: bool = True) -> Any:
+def _scheduling_imports() -> Iterator[None]:
+    """What scheduling imports on its way (the scheduler's plugins, preemption, CEL's libraries), a
+    module at a time: done while the input's reading child is waited for, if it is."""
+    from .solver.cluster.plugins import REGISTRY, plugin_class
+    from .translate.cel.environment import base_libraries
+
+    for name in REGISTRY:
+        plugin_class(name)
+        yield
+    importlib.import_module(f"{__package__}.solver.cluster.preemption")
+    yield
+    base_libraries()
+    yield
+
+
+def load_valid(
+    args: argparse.Namespace,
+    gates: FeatureGates,
+    api_problems_are_errors: bool = True,
+    meanwhile: Iterable[object] = (),
+) -> Any:
     """Load and validate the input. Schema problems are always bad input; what only API validation
     refuses is too, unless the verb answers as the scheduler would for objects already stored (then
     it is a warning, and --strict makes it an error). In a process of its own, a large input is
@@ -397,7 +418,7 @@ def load_valid(args: argparse.Namespace, gates: FeatureGates, api_problems_are_e
     from .translate.loader import load
 
     try:
-        objects = load(args.filename, strict=args.strict)
+        objects = load(args.filename, strict=args.strict, meanwhile=meanwhile)
     except BaseException:
         json_child.finish()
         raise
@@ -600,7 +621,7 @@ def cmd_allocate(args: argparse.Namespace) -> int:
     from .translate.dra.build import build
 
     gates = _gates(args)
-    objects = load_valid(args, gates, api_problems_are_errors=False)
+    objects = load_valid(args, gates, api_problems_are_errors=False, meanwhile=_scheduling_imports())
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
     built = build(objects, gates, args.node, claims, args.seed, args.scheduler_name)
     options = {"objective": args.objective, "dump_model": args.dump_model}
@@ -639,7 +660,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from .translate.dra.build import build
 
     gates = _gates(args)
-    objects = load_valid(args, gates, api_problems_are_errors=False)
+    objects = load_valid(args, gates, api_problems_are_errors=False, meanwhile=_scheduling_imports())
     bound = _bound_pods(args, objects, gates)
     if bound is not None:
         # The kubelet's side (and CP-SAT with it) is imported only for a node whose kubelet is described.

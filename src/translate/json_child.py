@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import forking
-from .json_text import JsonText, SourceText
+from .json_text import SourceText
 
 log = logging.getLogger("kubefit")
 
@@ -101,20 +101,23 @@ def start(paths: Sequence[str], then: Then | None = None) -> None:
 
 def _read(files: list[str], send: forking.Send) -> None:
     for path in files:
-        # One record for each file, None when the child has no documents of it: the process, which
-        # may read it otherwise, never waits for one that does not come.
-        sent = False
+        # Per file: the documents (None when the child has none: the process reads the file), then,
+        # after documents, whether the process's checks of the text hold. The process, which may read
+        # the file otherwise, never waits for a record that does not come.
+        sent = 0
 
-        def once(record: Any, path: str = path) -> None:
+        def counted(record: Any, path: str = path) -> None:
             nonlocal sent
-            sent = True
+            sent += 1
             send((path, record))
 
         try:
-            _read_one(path, once)
+            _read_one(path, counted)
         finally:
-            if not sent:
+            if sent == 0:
                 send((path, None))
+            elif sent == 1:
+                send((path, False))
 
 
 def _read_one(path: str, send: forking.Send) -> None:
@@ -139,10 +142,13 @@ def _read_one(path: str, send: forking.Send) -> None:
             return
         # What the reader proved plain goes along, so that the process does not prove it again.
         # marshal, three times as fast as pickle here, keeps shared parts shared too.
-        send((read_as, len(text), keys, marshal.dumps((plain_documents(docs), proven))))
-        # The process takes them if its checks of the text hold: the child's own loading too.
+        send((read_as, marshal.dumps((plain_documents(docs), proven))))
+        # The checks of the text the reader makes before reading it, made after: the process has the
+        # documents meanwhile, and takes what it made of them only if they hold.
         facts = json_facts(text)
-        if facts is not None and facts.key_bound is not None and keys.prove(facts.key_bound):
+        taken = facts is not None and facts.key_bound is not None and keys.prove(facts.key_bound)
+        send(taken)
+        if taken:
             _own[path] = (read_as, docs, proven)
 
 
@@ -158,40 +164,54 @@ def own_documents(path: str) -> tuple[Identity, list[Any]] | None:
     return read_as, docs
 
 
-Load = Callable[[SourceText], list[Any]]
+class Reading:
+    """The child's reading of one file: its documents (`documents`), then whether they are those the
+    process's own reading of the file would make (`taken`)."""
 
+    def __init__(self, reader: _Reader, path: str) -> None:
+        self.reader = reader
+        self.path = path
+        self.read_as: Identity | None = None
 
-def documents(
-    path: str, read_as: Identity, text: str, facts: JsonText, meanwhile: Iterable[object] = ()
-) -> Load | None:
-    """How to have the documents of the file at `path` as the child read them, if they are the reader's
-    for the process's `text` of it (read as `read_as`, its `facts` found): their lines then looked up
-    in the SourceText given. None: read the text yourself. Until the child's answer arrives,
-    `meanwhile` is worked through, a step at a time."""
-    current = _current
-    if current is None or path not in current.files or facts.key_bound is None:
-        return None
-    for _ in meanwhile:
-        if current.received.get(path) or current.child.ready():
-            break
-    found = current.take(path)
-    if found is None:
-        return None  # the child has no documents of it (or ended)
-    child_read_as, length, keys, payload = found
-    # A text whose keys do not prove themselves (a key twice) is read object by object: by the process.
-    if child_read_as != read_as or len(text) != length or not keys.prove(facts.key_bound):
-        return None
-
-    def load(source: SourceText) -> list[Any]:
+    def documents(self, meanwhile: Iterable[object] = ()) -> list[Any] | None:
+        """The documents as the child read them (None: read the file yourself). Until they arrive,
+        `meanwhile` is worked through, a step at a time."""
         from . import slice_plain
+        from .source_files import rereader
         from .yaml_source import documents_of
 
+        reader = self.reader
+        for _ in meanwhile:
+            if reader.received.get(self.path) or reader.child.ready():
+                break
+        found = reader.take(self.path)
+        if found is None:
+            return None
+        self.read_as, payload = found
         plain, proven = marshal.loads(payload)
         slice_plain.adopt(proven)
-        read: list[Any] = documents_of(plain, source)
+        # Lines are looked up in the file's text, read again only if a problem is ever located.
+        read: list[Any] = documents_of(plain, SourceText(None, rereader(self.path)))
         return read
 
-    return load
+    def taken(self) -> Identity | None:
+        """After `documents`: the identity the child read the file with, if the documents are those the
+        process's reading of it would make and it is still that file; None: read it yourself."""
+        if self.reader.take(self.path) is not True or self.read_as is None:
+            return None
+        try:
+            same = identity(os.stat(self.path)) == self.read_as
+        except OSError:
+            same = False
+        return self.read_as if same else None
+
+
+def reading(path: str) -> Reading | None:
+    """The child's reading of `path`, if it reads it."""
+    current = _current
+    if current is None or path not in current.files:
+        return None
+    return Reading(current, path)
 
 
 class After:

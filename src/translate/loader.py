@@ -13,6 +13,7 @@ import contextlib
 import copy
 import functools
 import gc
+import itertools
 import os
 import sys
 import types
@@ -35,11 +36,8 @@ from .yaml_source import (
     LineDict,
     LineList,
     gc_paused,
-    json_documents,
-    json_facts,
     line_of,
     read_documents,
-    yaml_documents,
 )
 
 # Kinds that exist only in the core group, so a missing apiVersion can only mean "v1".
@@ -60,18 +58,28 @@ _CORE_ONLY_KINDS = frozenset(
 )
 
 
-def load(paths: Sequence[str], *, strict: bool = False, stdin: TextIO | None = None) -> ObjectSet:
-    """Read every object under `paths` ("-" is stdin). Raises InputError listing every problem."""
+def load(
+    paths: Sequence[str],
+    *,
+    strict: bool = False,
+    stdin: TextIO | None = None,
+    meanwhile: Iterable[object] = (),
+) -> ObjectSet:
+    """Read every object under `paths` ("-" is stdin). Raises InputError listing every problem.
+    `meanwhile`: work the caller will do after, done a step at a time while a child's reading of the
+    input is waited for (see json_child)."""
     problems = ProblemList()
     objects = ObjectSet()
     # Reading makes millions of containers and models, none in a cycle (see gc_paused).
     with gc_paused(), _proofs_forgotten():
-        for documents in _sources(paths, problems, stdin, objects.sources):
-            for doc in documents:
-                if isinstance(doc, Problem):
-                    problems.add(doc)
-                    continue
-                objects.objects.extend(_objects_of(doc, problems, strict))
+        for read in _sources(paths, problems, stdin, objects.sources, strict, meanwhile):
+            for entry in read:
+                if isinstance(entry, Problem):
+                    problems.add(entry)
+                elif isinstance(entry, KubeObject):
+                    objects.objects.append(entry)  # made of a child's documents (see _from_child)
+                else:
+                    objects.objects.extend(_objects_of(entry, problems, strict))
     _check_duplicates(objects, problems)
     problems.raise_if_errors()
     objects.warnings = problems.warnings
@@ -106,10 +114,16 @@ def _proofs_forgotten() -> Iterator[None]:
 
 
 def _sources(
-    paths: Sequence[str], problems: ProblemList, stdin: TextIO | None, read: list[Any]
-) -> Iterable[Iterable[Document | Problem]]:
+    paths: Sequence[str],
+    problems: ProblemList,
+    stdin: TextIO | None,
+    read: list[Any],
+    strict: bool = False,
+    meanwhile: Iterable[object] = (),
+) -> Iterable[Iterable[Document | Problem | KubeObject]]:
     """The documents of each file in turn; `read` gets each file read (ObjectSet.sources)."""
-    prefetch = kinds.prefetch()  # while a child reads: what reading its documents will import
+    # While a child reads: what reading its documents will import, then the caller's work.
+    prefetch = itertools.chain(kinds.prefetch(), meanwhile)
     for path in paths:
         if path == "-":
             read.append(("<stdin>", None))
@@ -119,16 +133,22 @@ def _sources(
         if not files:
             problems.add(Problem("no .yaml, .yml or .json files in this directory", file=path))
         for file in files:
-            yield _file_documents(file, problems, read, prefetch)
+            yield _file_documents(file, problems, read, prefetch, strict)
 
 
 def _file_documents(
-    path: str, problems: ProblemList, sources: list[Any], meanwhile: Iterable[object]
-) -> Iterator[Document | Problem]:
+    path: str, problems: ProblemList, sources: list[Any], meanwhile: Iterable[object], strict: bool
+) -> Iterator[Document | Problem | KubeObject]:
     own = json_child.own_documents(path)  # in a child that read it already
     if own is not None:
         sources.append((path, own[0]))
         yield from own[1]
+        return
+    reading = json_child.reading(path)
+    made = _from_child(reading, strict, meanwhile) if reading is not None else None
+    if made is not None:
+        sources.append((path, made[0]))
+        yield from made[1]
         return
     try:
         with open(path, encoding="utf-8") as f:
@@ -146,18 +166,26 @@ def _file_documents(
     sources.append((path, read_as))
     # Once read, a file's text is read again only to locate a problem found later.
     source = SourceText(text, rereader(path) if os.path.isfile(path) else None)
-    facts = json_facts(text)
-    # A child may be reading it (json_child): its documents, if they are what reading the text makes.
-    load = json_child.documents(path, read_as, text, facts, meanwhile) if facts is not None else None
-    if load is not None:
-        source.release()
-        del text
-        yield from load(source)
-    elif facts is not None:
-        yield from json_documents(text, path, source, facts) or yaml_documents(text, path)
-    else:
-        yield from read_documents(text, path, source)
+    yield from read_documents(text, path, source)
     source.release()
+
+
+def _from_child(
+    reading: json_child.Reading, strict: bool, meanwhile: Iterable[object]
+) -> tuple[Any, list[Problem | KubeObject]] | None:
+    """The objects of the documents a child read, with the identity of the file it read; made while the
+    child checks the text, and dropped (None: the file is read here) unless the checks hold."""
+    docs = reading.documents(meanwhile)
+    if docs is None:
+        return None
+    problems = ProblemList()
+    made: list[Problem | KubeObject] = []
+    for doc in docs:
+        made.extend(_objects_of(doc, problems, strict))
+    read_as = reading.taken()
+    if read_as is None:
+        return None
+    return read_as, [*problems.items, *made]
 
 
 def _ref_of(data: Any) -> str:
