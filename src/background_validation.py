@@ -2,12 +2,13 @@
 
 API validation only reports: its problems either stop the run (bad input) or are printed as warnings
 before the answer, and nothing it finds changes the objects the answer is built from. On a 500-node
-dump it is a tenth of a run, so the command line forks once the input is read (the loaded objects are
-the child's too, without a copy) and builds the answer while the child validates. Nothing is shown
-before the child's problems are: `settle` runs before the answer is written, and log records of the
-meantime are held and written after the problems, so the output is the same, line for line, as when
-validation comes first. Where fork is not safe (no fork, other threads, a library caller) or would not
-pay (a small input), validation runs first, in the process.
+dump it is a tenth of a run, so a child validates while the command line builds the answer: the child
+that read the input (`AfterReading`), or one forked once the input is loaded (the loaded objects are
+the child's too, without a copy). Nothing is shown before the child's problems are: `settle` runs
+before the answer is written, and log records of the meantime are held and written after the
+problems, so the output is the same, line for line, as when validation comes first. Where fork is not
+safe (no fork, other threads, a library caller) or would not pay (a small input), validation runs
+first, in the process.
 
 `forking` says when a child is made (KUBEFIT_FORK).
 """

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
@@ -160,9 +161,10 @@ class Device:
     skip_node_operations: tuple[str, ...] = ()
     node_allocatable: tuple[NodeAllocatable, ...] = ()
 
-    @property
+    @cached_property
     def ref(self) -> str:
-        """`driver/pool/device`, as the allocator's messages name a device."""
+        """`driver/pool/device`, as the allocator's messages name a device (asked of every device by
+        each search and explanation: made once)."""
         return f"{self.driver}/{self.pool}/{self.name}"
 
     def lookup_attribute(self, qualified: str) -> AttrValue | None:

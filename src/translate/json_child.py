@@ -1,18 +1,23 @@
 """Large JSON files read by a child forked as the command line starts, while the process imports what
 it needs.
 
-Reading a cluster dump is `json`'s scan of its text plus the reader's checks (that YAML reads the text
-the same way, that no object lost a key to a duplicate) and the sharing of equal device parts
-(`slice_intern`); the process meanwhile spends a third to half as long importing the verb's modules.
-They depend on the file alone, so a child does them: it reads each large file as the process would
-(`yaml_source.read_json`) and sends the documents pickled. Once shared, a dump's documents pickle to a
-tenth of its text and unpickle in a twentieth of the time reading it takes.
+Reading a cluster dump is `json`'s scan of its text, the sharing of equal device parts
+(`slice_intern`), and the reader's checks of the text (that YAML reads it the same way, that no object
+lost a key to a duplicate); the process meanwhile spends a third to half as long importing the verb's
+modules. They depend on the file alone, so a child does them, for each large file:
 
-The child's documents stand only for the file the process would read: its size, modification time and
-inode when the process asks must be those the child read it with. Otherwise (no child, a child that
-failed, a file changed since, stdin, a file the child does not read, a text that is not JSON as YAML
-reads it) the process reads the file itself. Where a problem found later must be located, the text
-is read again from the file, as after any read (`SourceText`).
+1. it reads the file as the process would (`yaml_source.collected_documents`, counting keys) and sends
+   the documents, marshalled: once shared, a dump's documents are a tenth of its text, and read back
+   in a twentieth of the time reading the text takes;
+2. then it makes the checks the reader makes before reading (`json_text`) and sends whether they hold,
+   with the key count. The process makes the objects of the documents meanwhile (`loader._from_child`)
+   and keeps them only if the checks hold and the file is still the one the child read (its device,
+   inode, size and modification time); otherwise it reads the file itself, as it does without a
+   child, for stdin and for files the child does not read.
+
+Given more to do (`start`'s `then`: API validation, see `background_validation.AfterReading`), the child
+loads the objects of its own documents once the files are read. Where a problem found later must be
+located, the process reads the text again from the file, as after any read (`SourceText`).
 """
 
 from __future__ import annotations
