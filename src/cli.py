@@ -389,6 +389,15 @@ def _keep(*values: Any) -> None:
         _KEPT.extend(values)
 
 
+def _collect_no_more() -> None:
+    """In a process of its own, a verb that answers once and ends (allocate, explain) makes what lives
+    until the end (the problem, its facts, the search's states), without cycles to speak of: the cyclic
+    collector's scans of it (a twentieth of a second on a 500-node cluster) would free nothing. The
+    memory a 1,000-pod run of the scheduler peaks at is the same with it off."""
+    if _OWN_PROCESS:
+        gc.disable()
+
+
 def _scheduling_imports() -> Iterator[None]:
     """What scheduling imports on its way (the scheduler's plugins, preemption, CEL's libraries), a
     module at a time: done while the input's reading child is waited for, if it is."""
@@ -622,6 +631,7 @@ def cmd_allocate(args: argparse.Namespace) -> int:
 
     gates = _gates(args)
     objects = load_valid(args, gates, api_problems_are_errors=False, meanwhile=_scheduling_imports())
+    _collect_no_more()
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
     built = build(objects, gates, args.node, claims, args.seed, args.scheduler_name)
     options = {"objective": args.objective, "dump_model": args.dump_model}
@@ -661,6 +671,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     gates = _gates(args)
     objects = load_valid(args, gates, api_problems_are_errors=False, meanwhile=_scheduling_imports())
+    _collect_no_more()
     bound = _bound_pods(args, objects, gates)
     if bound is not None:
         # The kubelet's side (and CP-SAT with it) is imported only for a node whose kubelet is described.
