@@ -35,7 +35,7 @@ from .json_text import SourceText
 
 log = logging.getLogger("kubefit")
 
-# Below this many bytes reading takes less than the fork and the pickling.
+# Below this many bytes reading takes less than the fork and the marshalling.
 MIN_BYTES = 4 << 20
 
 Identity = tuple[int, int, int, int]  # device, inode, size, modification time (ns)
@@ -45,8 +45,8 @@ def identity(stat: os.stat_result) -> Identity:
     return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
-# Records the child sends: (path, (identity, length, keys, payload)) for each file it read, then
-# (AFTER, what `then` sent) when it was given more to do.
+# Records the child sends: for each file, (path, (identity, marshalled documents)) or (path, None), then
+# after documents (path, whether the checks of the text hold); then (AFTER, what `then` sent).
 AFTER = ""
 
 

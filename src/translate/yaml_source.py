@@ -104,7 +104,7 @@ def read_documents(text: str, file: str, source: SourceText | None = None) -> It
     if docs is not None:
         yield from docs
     else:
-        yield from yaml_documents(text, file)
+        yield from _yaml_documents(text, file)
 
 
 # Objects made while paused past which the collection that would follow is worth avoiding (it takes
@@ -416,7 +416,7 @@ def _resolve(value: str, cache: dict[str, Any]) -> Any:
     return result
 
 
-def yaml_documents(text: str, file: str) -> Iterator[Document | Problem]:
+def _yaml_documents(text: str, file: str) -> Iterator[Document | Problem]:
     parser: Any = _Base(text)
     cache: dict[str, Any] = {}
     try:
@@ -642,11 +642,7 @@ def json_start(text: str) -> bool:
 def read_json(text: str, file: str, source: SourceText) -> list[Document] | None:
     """The documents of a JSON text (one value, or values between `---` lines), or None when the
     text is not JSON that YAML reads the same way."""
-    return json_documents(text, file, source, json_facts(text))
-
-
-def json_documents(text: str, file: str, source: SourceText, facts: JsonText | None) -> list[Document] | None:
-    """read_json of a text whose facts (`json_facts`) are known."""
+    facts = json_facts(text)
     if facts is None:
         return None
     with gc_paused():
