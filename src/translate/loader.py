@@ -31,14 +31,7 @@ from .paths import render_path
 from .quantity_fields import coerce_quantities
 from .source_files import files_of, rereader
 from .yaml_limits import MAX_DEPTH
-from .yaml_source import (
-    Document,
-    LineDict,
-    LineList,
-    gc_paused,
-    line_of,
-    read_documents,
-)
+from .yaml_source import Document, LineDict, LineList, gc_paused, line_of, read_documents
 
 # Kinds that exist only in the core group, so a missing apiVersion can only mean "v1".
 _CORE_ONLY_KINDS = frozenset(
@@ -117,23 +110,23 @@ def _sources(
     paths: Sequence[str],
     problems: ProblemList,
     stdin: TextIO | None,
-    read: list[Any],
+    sources: list[Any],
     strict: bool = False,
     meanwhile: Iterable[object] = (),
 ) -> Iterable[Iterable[Document | Problem | KubeObject]]:
-    """The documents of each file in turn; `read` gets each file read (ObjectSet.sources)."""
+    """The documents of each file in turn; `sources` gets each file read (ObjectSet.sources)."""
     # While a child reads: what reading its documents will import, then the caller's work.
     prefetch = itertools.chain(kinds.prefetch(), meanwhile)
     for path in paths:
         if path == "-":
-            read.append(("<stdin>", None))
+            sources.append(("<stdin>", None))
             yield read_documents((stdin or sys.stdin).read(), "<stdin>")
             continue
         files = files_of(path)
         if not files:
             problems.add(Problem("no .yaml, .yml or .json files in this directory", file=path))
         for file in files:
-            yield _file_documents(file, problems, read, prefetch, strict)
+            yield _file_documents(file, problems, sources, prefetch, strict)
 
 
 def _file_documents(
@@ -172,7 +165,7 @@ def _file_documents(
 
 def _from_child(
     reading: json_child.Reading, strict: bool, meanwhile: Iterable[object]
-) -> tuple[Any, list[Problem | KubeObject]] | None:
+) -> tuple[json_child.Identity, list[Problem | KubeObject]] | None:
     """The objects of the documents a child read, with the identity of the file it read; made while the
     child checks the text, and dropped (None: the file is read here) unless the checks hold."""
     docs = reading.documents(meanwhile)

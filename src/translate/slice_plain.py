@@ -156,7 +156,7 @@ def taken() -> list[list[Any]]:
 
 
 def adopt(lists: list[list[Any]]) -> None:
-    """Lists proved plain by another reader (a child's, unpickled with the documents holding them)."""
+    """Lists proved plain by another reader (a child's, read back with the documents holding them)."""
     for devices in lists:
         _proven[id(devices)] = devices
 

@@ -1,7 +1,7 @@
 """What every search on one Problem shares: facts about devices and pools that never change, worked out
 once instead of in each of the thousands of node searches a scheduling run makes.
 
-- device refs (`driver/pool/device`) and each node view's device -> pool index;
+- each node view's device -> pool index, and each pool's device refs;
 - what each device draws from its pool's counters, as numbers that compare fast: whole amounts as
   ints (exact, like the Fractions they stand for, and much cheaper), others as Fractions;
 - what a pool's counters have left, and its compatibility-group seeds, for a given set of allocated
@@ -37,7 +37,6 @@ def number(q: Fraction) -> Number:
 class Shared:
     def __init__(self, problem: Problem) -> None:
         self.devices = problem.devices
-        self.refs: dict[int, str] = {}
         self.views: dict[int, tuple[NodeView, dict[int, PoolView]]] = {}
         self.pools: dict[
             int, tuple[PoolView, tuple[str, ...], frozenset[str], tuple[tuple[int, str], ...]]
@@ -52,10 +51,7 @@ class Shared:
         self.fits: dict[tuple[int, int, bool], tuple[dict[str, Fraction] | None, str | None]] = {}
 
     def ref(self, d: int) -> str:
-        ref = self.refs.get(d)
-        if ref is None:
-            ref = self.refs[d] = self.devices[d].ref
-        return ref
+        return self.devices[d].ref  # made once per device (Device.ref)
 
     def pool_of(self, view: NodeView) -> dict[int, PoolView]:
         """Device -> its pool, for the devices of the node's view."""
