@@ -6,6 +6,7 @@ and its problems are taken only for objects read from the very same texts."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from test_json_reading import json_texts
 from kubefit import background_validation, forking
 from kubefit.errors import InputError
 from kubefit.features import ALL_ON
-from kubefit.translate import json_child, loader, yaml_source
+from kubefit.translate import json_child, json_tail, loader, yaml_source
 from kubefit.translate.validation import run
 from kubefit.translate.validation.run import validate_objects
 
@@ -107,6 +108,48 @@ def test_generated_texts_read_alike(text: str, tmp_path: Path, forks: None) -> N
     path = tmp_path / "in.json"
     path.write_bytes(data)
     assert with_child(path) == loaded(path)
+
+
+def namespaces_list(count: int) -> str:
+    """A List as kubectl writes it, with warnings of the loader among its first and its last items."""
+    items: list[dict[str, Any]] = [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": f"n{i}"}} for i in range(count)
+    ]
+    for i in (1, count - 2):
+        items[i]["metadata"]["x"] = 1  # a field the model lacks
+        del items[i]["apiVersion"]
+    root = {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}}
+    return json.dumps(root, indent=4) + "\n"
+
+
+@pytest.mark.parametrize("void", [False, True])
+def test_a_lists_last_items_are_made_first(
+    void: bool, tmp_path: Path, forks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The child sends the List's last items first (json_tail); the process makes their objects first,
+    # and keeps them in the file's order, or drops them when reading in order finds no tail there.
+    path = tmp_path / "in.json"
+    path.write_text(namespaces_list(60))
+    expected = loaded(path)
+    if void:  # forked with the child: the items read in order meet no item where the tail begins
+        run = json_tail._item_run
+        monkeypatch.setattr(
+            json_tail,
+            "_item_run",
+            lambda *a: run(*a[:-1], a[-1] + 1) if len(a) == 10 and a[-1] >= 0 else run(*a),
+        )
+    made: list[int] = []
+    made_of = loader._made_of
+
+    def counted(docs: list[Any], strict: bool) -> Any:
+        made.append(len(docs[0].data["items"]))
+        return made_of(docs, strict)
+
+    monkeypatch.setattr(loader, "_made_of", counted)
+    own = own_readings(monkeypatch)
+    assert with_child(path) == expected
+    assert own == [] and len(made) == 2 and made[0] < made[1]
+    assert (sum(made) == 60) != void
 
 
 def test_a_file_changed_since_the_child_read_it_is_read_again(

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import logging
 import marshal
+import mmap
 import os
+import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from .. import forking
 from .json_text import SourceText
@@ -59,12 +61,19 @@ class _Reader:
     received: dict[str, deque[Any]] = field(default_factory=dict)
 
     def take(self, key: str) -> Any | None:
+        found = self.peek(key)
+        if found is not None:
+            self.received[key].popleft()
+        return found
+
+    def peek(self, key: str) -> Any | None:
+        """The next record for `key`, left to take (None: none comes)."""
         while not self.received.get(key):
             record = self.child.receive()
             if record is None:
                 return None
             self.received.setdefault(record[0], deque()).append(record[1])
-        return self.received[key].popleft()
+        return self.received[key][0]
 
 
 _current: _Reader | None = None
@@ -106,55 +115,102 @@ def start(paths: Sequence[str], then: Then | None = None) -> None:
 
 def _read(files: list[str], send: forking.Send) -> None:
     for path in files:
-        # Per file: the documents (None when the child has none: the process reads the file), then,
-        # after documents, whether the process's checks of the text hold. The process, which may read
-        # the file otherwise, never waits for a record that does not come.
-        sent = 0
-
-        def counted(record: Any, path: str = path) -> None:
-            nonlocal sent
-            sent += 1
-            send((path, record))
-
+        records = _Records(path, send)
         try:
-            _read_one(path, counted)
+            _read_one(path, records)
         finally:
-            if sent == 0:
-                send((path, None))
-            elif sent == 1:
-                send((path, False))
+            records.close()
 
 
-def _read_one(path: str, send: forking.Send) -> None:
+class _Records:
+    """What the child sends of one file: the tail's documents, maybe (`json_tail`); then the documents
+    (None when the child has none: the process reads the file); then, after documents, whether the
+    process's checks of the text hold. The process, which may read the file otherwise, never waits
+    for a record that does not come."""
+
+    def __init__(self, path: str, send: forking.Send) -> None:
+        self.path = path
+        self._send = send
+        self.sent = 0  # documents and checks
+        self._tail: threading.Thread | None = None
+
+    def tail(self, payload: bytes) -> None:
+        # A thread sends it: the pipe holds 64 KB, and the process reads it only once it has imported
+        # what it needs, while this child reads on.
+        self._tail = threading.Thread(target=self._send, args=((self.path, ("tail", payload)),), daemon=True)
+        self._tail.start()
+
+    def send(self, record: Any) -> None:
+        self._joined()
+        self.sent += 1
+        self._send((self.path, record))
+
+    def _joined(self) -> None:
+        if self._tail is not None:
+            self._tail.join()  # records keep their order
+            self._tail = None
+
+    def close(self) -> None:
+        self._joined()
+        if self.sent == 0:
+            self._send((self.path, None))
+        elif self.sent == 1:
+            self._send((self.path, False))
+
+
+def _read_one(path: str, records: _Records) -> None:
     from . import slice_plain
+    from .json_tail import TailFirst, head_documents
     from .source_files import rereader
-    from .yaml_source import collected_documents, gc_paused, json_facts, json_start, plain_documents
+    from .yaml_source import Document, collected_documents, gc_paused, json_facts, json_start, plain_documents
 
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, "rb") as f:
             read_as = identity(os.fstat(f.fileno()))
-            text = f.read()
-    except (OSError, UnicodeDecodeError):
+            text = _mapped_text(f)
+    except (OSError, ValueError):  # UnicodeDecodeError among them
         return  # the process says what is wrong with it
     if not json_start(text):
         return
     with gc_paused():
         source = SourceText(text, rereader(path))
-        docs, keys = collected_documents(text, path, source)
+        sent_proven: list[list[Any]] = []
+
+        def send_tail(root: Any) -> None:
+            sent_proven.extend(slice_plain.taken())
+            tail = [Document(root, path, root.line)]
+            records.tail(marshal.dumps((plain_documents(tail), sent_proven)))
+
+        tail = TailFirst(send_tail)
+        docs, keys = collected_documents(text, path, source, tail)
         source.release()
         proven = slice_plain.taken()
         if docs is None:
             return
+        after_tail = tail.head_items is not None
         # What the reader proved plain goes along, so that the process does not prove it again.
         # marshal, three times as fast as pickle here, keeps shared parts shared too.
-        send((read_as, marshal.dumps((plain_documents(docs), proven))))
+        sent = head_documents(docs, tail.head_items) if tail.head_items is not None else docs
+        payload = marshal.dumps((plain_documents(sent), proven))
+        records.send(("documents", read_as, payload, after_tail))
         # The checks of the text the reader makes before reading it, made after: the process has the
         # documents meanwhile, and takes what it made of them only if they hold.
         facts = json_facts(text)
         taken = facts is not None and facts.key_bound is not None and keys.prove(facts.key_bound)
-        send(taken)
+        records.send(taken)
         if taken:
-            _own[path] = (read_as, docs, proven)
+            _own[path] = (read_as, docs, proven + sent_proven if after_tail else proven)
+
+
+def _mapped_text(f: BinaryIO) -> str:
+    """The text of a regular file, as `open(path, encoding="utf-8").read()` gives it, decoded straight
+    from its pages: its bytes are never copied into memory of their own, which costs a large file as
+    much again as decoding it. Only a child maps a file: a file cut short while mapped kills the reader
+    (SIGBUS), and the process then reads the file itself."""
+    with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as view:
+        text = str(view, "utf-8")
+    # Universal newlines, as text mode reads them.
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def own_documents(path: str) -> tuple[Identity, list[Any]] | None:
@@ -177,22 +233,41 @@ class Reading:
         self.reader = reader
         self.path = path
         self.read_as: Identity | None = None
+        self.after_tail = False  # the documents hold all but the tail's
 
-    def documents(self, meanwhile: Iterable[object] = ()) -> list[Any] | None:
-        """The documents as the child read them (None: read the file yourself). Until they arrive,
+    def tail(self, meanwhile: Iterator[object]) -> list[Any] | None:
+        """The documents of the List's last items, if the child sends them first (`json_tail`); they
+        count only if `documents` then says so (`after_tail`). Until the child sends anything,
         `meanwhile` is worked through, a step at a time."""
-        from . import slice_plain
-        from .source_files import rereader
-        from .yaml_source import documents_of
+        found = self._next(meanwhile)
+        if not (isinstance(found, tuple) and found[0] == "tail"):
+            return None
+        self.reader.take(self.path)
+        return self._documents(found[1])
 
+    def documents(self, meanwhile: Iterator[object] | None = None) -> list[Any] | None:
+        """The documents as the child read them (None: read the file yourself): all of them, or all but
+        the tail's if it came first and holds (`after_tail`). Until they arrive, `meanwhile` is worked
+        through, a step at a time."""
+        self._next(meanwhile if meanwhile is not None else iter(()))
+        found = self.reader.take(self.path)
+        if not (isinstance(found, tuple) and found[0] == "documents"):
+            return None
+        _, self.read_as, payload, self.after_tail = found
+        return self._documents(payload)
+
+    def _next(self, meanwhile: Iterator[object]) -> Any | None:
         reader = self.reader
         for _ in meanwhile:
             if reader.received.get(self.path) or reader.child.ready():
                 break
-        found = reader.take(self.path)
-        if found is None:
-            return None
-        self.read_as, payload = found
+        return reader.peek(self.path)
+
+    def _documents(self, payload: bytes) -> list[Any]:
+        from . import slice_plain
+        from .source_files import rereader
+        from .yaml_source import documents_of
+
         plain, proven = marshal.loads(payload)
         slice_plain.adopt(proven)
         # Lines are looked up in the file's text, read again only if a problem is ever located.

@@ -167,18 +167,30 @@ def _from_child(
     reading: json_child.Reading, strict: bool, meanwhile: Iterable[object]
 ) -> tuple[json_child.Identity, list[Problem | KubeObject]] | None:
     """The objects of the documents a child read, with the identity of the file it read; made while the
-    child checks the text, and dropped (None: the file is read here) unless the checks hold."""
-    docs = reading.documents(meanwhile)
+    child checks the text, and dropped (None: the file is read here) unless the checks hold. The
+    objects of a List's last items, if the child sends them first, are made while it reads the rest."""
+    steps = iter(meanwhile)
+    tail = reading.tail(steps)
+    early = _made_of(tail, strict) if tail is not None else None
+    docs = reading.documents(steps)
     if docs is None:
         return None
-    problems = ProblemList()
-    made: list[Problem | KubeObject] = []
-    for doc in docs:
-        made.extend(_objects_of(doc, problems, strict))
+    problems, made = _made_of(docs, strict)
     read_as = reading.taken()
     if read_as is None:
         return None
-    return read_as, [*problems.items, *made]
+    if early is not None and reading.after_tail:  # in the file's order: the tail's come last
+        problems.extend(early[0])
+        made.extend(early[1])
+    return read_as, [*problems, *made]
+
+
+def _made_of(docs: list[Document], strict: bool) -> tuple[list[Problem], list[KubeObject]]:
+    problems = ProblemList()
+    made: list[KubeObject] = []
+    for doc in docs:
+        made.extend(_objects_of(doc, problems, strict))
+    return problems.items, made
 
 
 def _ref_of(data: Any) -> str:

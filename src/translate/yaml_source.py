@@ -24,10 +24,10 @@ from __future__ import annotations
 import gc
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from yaml.events import (
@@ -59,6 +59,9 @@ from .json_text import (
 )
 from .json_text import too_deep as too_deep_data
 from .yaml_limits import MAX_DEPTH, excessive_aliasing, too_deep
+
+if TYPE_CHECKING:
+    from .json_tail import TailFirst
 
 
 class LineDict(dict[Any, Any]):
@@ -659,9 +662,12 @@ def json_facts(text: str) -> JsonText | None:
     return json_text(text) if json_start(text) else None
 
 
-def collected_documents(text: str, file: str, source: SourceText) -> tuple[list[Document] | None, KeyCount]:
+def collected_documents(
+    text: str, file: str, source: SourceText, tail: TailFirst | None = None
+) -> tuple[list[Document] | None, KeyCount]:
     """The documents as a scanner that keeps every object it makes reads them (None: not JSON), and
-    their keys counted, to prove that no object had one twice and none is too long (KeyCount)."""
+    their keys counted, to prove that no object had one twice and none is too long (KeyCount).
+    `tail`: a List's last items are read first and handed on (see json_tail)."""
     scan, made = collecting_scanner()
     tally = KeyTally(made)
     each = _sharing()
@@ -670,7 +676,9 @@ def collected_documents(text: str, file: str, source: SourceText) -> tuple[list[
         tally.fold()
         each(item)
 
-    docs = _json_chunk_documents(text, file, scan, source, fold_each)
+    if tail is not None:
+        tail.tally = tally
+    docs = _json_chunk_documents(text, file, scan, source, fold_each, tail)
     roots = sum(len(doc.data) for doc in docs if isinstance(doc.data, LineDict)) if docs is not None else 0
     return docs, tally.count(roots)
 
@@ -689,7 +697,12 @@ def _sharing() -> Callable[[Any], None]:
 
 
 def _json_chunk_documents(
-    text: str, file: str, scan: Any, source: SourceText, each: Callable[[Any], None]
+    text: str,
+    file: str,
+    scan: Any,
+    source: SourceText,
+    each: Callable[[Any], None],
+    tail: TailFirst | None = None,
 ) -> list[Document] | None:
     """The values of a JSON text, one between each two lines that are exactly `---` (YAML's document
     start; the text's first line too). A value holds no such line (it breaks lines only between
@@ -711,7 +724,7 @@ def _json_chunk_documents(
                 return None
             line = lines(i)
             data, i = (
-                _json_root(text, i, lines, scan, source, each)
+                _json_root(text, i, lines, scan, source, each, tail if not docs else None)
                 if text[i] == "{"
                 else _json_items(text, i, lines, scan, source, each)
             )
@@ -740,9 +753,16 @@ def _skip(space: re.Pattern[str], text: str, start: int) -> int:
 
 
 def _json_root(
-    text: str, start: int, lines: _Lines, scan: Any, source: SourceText, each: Callable[[Any], None]
+    text: str,
+    start: int,
+    lines: _Lines,
+    scan: Any,
+    source: SourceText,
+    each: Callable[[Any], None],
+    tail: TailFirst | None = None,
 ) -> tuple[LineDict, int]:
-    """The top object: a line for each key, and its top-level lists item by item."""
+    """The top object: a line for each key, and its top-level lists item by item (a List's items
+    tail first, given `tail`: see json_tail)."""
     root = LineDict()
     root.line = lines(start)
     finder = JsonLines(source, start, root.line)
@@ -750,27 +770,57 @@ def _json_root(
     i = _skip(_SPACE, text, start + 1)
     if text[i] == "}":
         return root, i + 1
+    return root, _root_entries(text, i, root, start, lines, finder, scan, source, each, tail)
+
+
+def _root_entries(
+    text: str,
+    i: int,
+    root: LineDict,
+    start: int,
+    lines: _Lines,
+    finder: JsonLines,
+    scan: Any,
+    source: SourceText,
+    each: Callable[[Any], None],
+    tail: TailFirst | None = None,
+    held: Container[str] = (),
+) -> int:
+    """The top object's entries from the key at `i` on, into `root`: the offset after its `}`. `held`:
+    keys the object has that `root` does not hold (a tail read first holds the last entries)."""
     while True:
         if text[i] != '"':
             raise ValueError("expected a key")
         key_at = i
         key_line = lines(i)
         key, i = _scanstring(text, i + 1)
-        if key in root or len(key) > LONGEST_KEY:
+        if key in root or key in held or len(key) > LONGEST_KEY:
             raise ValueError("a duplicate or long key")
         i = _skip(_SPACE, text, i)
         if text[i] != ":":
             raise ValueError("expected ':'")
         i = _skip(_SPACE, text, i + 1)
         finder.seen(start, key, key_at, key_line, i)
-        value, i = (
-            _json_items(text, i, lines, scan, source, each, top=False) if text[i] == "[" else scan(text, i)
-        )
+        rest = None
+        if text[i] != "[":
+            value, i = scan(text, i)
+        elif tail is not None and key == "items" and not tail.tried:
+            from .json_tail import read_tail_first
+
+            value, i, rest = read_tail_first(
+                text, i, root, start, lines, key_line, finder, scan, source, each, tail
+            )
+        else:
+            value, i = _json_items(text, i, lines, scan, source, each, top=False)
         root[key] = value
         root.key_lines[key] = key_line
+        if rest is not None:  # the tail read first: the object's last entries are read already
+            root.update(rest)
+            root.key_lines.update(rest.key_lines)
+            return i
         i = _skip(_SPACE, text, i)
         if text[i] == "}":
-            return root, i + 1
+            return i + 1
         if text[i] != ",":
             raise ValueError("expected ',' or '}'")
         i = _skip(_SPACE, text, i + 1)
@@ -795,7 +845,27 @@ def _json_items(
     i = _skip(_SPACE, text, start + 1)
     if text[i] == "]":
         return items, i + 1
+    end, _ = _item_run(text, i, items, lines, scan, source, each, finder, start)
+    return items, end
+
+
+def _item_run(
+    text: str,
+    i: int,
+    items: LineList,
+    lines: _Lines,
+    scan: Any,
+    source: SourceText,
+    each: Callable[[Any], None],
+    finder: JsonLines | None,
+    start: int,
+    stop: int = -1,
+) -> tuple[int, bool]:
+    """The items of the list at `start` from the one at `i` on, into `items`: the offset after the
+    list's `]`, and False; or `stop` and True, when an item begins there (it is not read)."""
     while True:
+        if i == stop:
+            return i, True
         line = lines(i)
         if finder is not None:
             finder.seen(start, len(items), i, line, i)
@@ -810,7 +880,7 @@ def _json_items(
         items.item_lines.append(line)
         i = _skip(_SPACE, text, end)
         if text[i] == "]":
-            return items, i + 1
+            return i + 1, False
         if text[i] != ",":
             raise ValueError("expected ',' or ']'")
         i = _skip(_SPACE, text, i + 1)

@@ -219,15 +219,23 @@ class NodeAllocator:
             return False
         return d not in self.view.unreachable
 
+    def column(self, key: SlotKey) -> dict[int, bool | str | tuple[str]] | None:
+        """The slot's column of a selectability table (None: the slot selects nothing, or the problem
+        has no table)."""
+        if key in self.columns:
+            return self.columns[key]
+        column = None
+        if self.table is not None:
+            bound = self.table.slots.get(key)
+            column = self.table.columns[bound[0]] if bound is not None else None
+        self.columns[key] = column
+        return column
+
     def _outcome(self, key: SlotKey, d: int) -> bool | str:
         """problem.selectable's outcome for the pair, read straight from the slot's column of a table."""
         if self.table is None:
             return self.p.selectable.get((key, d), False)
-        if key in self.columns:
-            column = self.columns[key]
-        else:
-            bound = self.table.slots.get(key)
-            column = self.columns[key] = self.table.columns[bound[0]] if bound is not None else None
+        column = self.column(key)
         if column is None:
             return False
         outcome = column.get(d, False)
@@ -531,6 +539,8 @@ class NodeAllocator:
         key = data.key
         exclusive = self.in_use.exclusive
         allocating = self.allocating
+        # The slot's column, read here for the devices it decides plainly (`selectable` does the rest).
+        column = self.column(key) if self.bindable and not self.view.unreachable else None
         for pi in range(start[0], len(pools)):
             pool = pools[pi]
             if pool.state != "complete":
@@ -551,7 +561,11 @@ class NodeAllocator:
                         continue
                 elif ref in exclusive or allocating.get(ref):
                     continue
-                if not self.selectable(key, d):
+                if column is not None:
+                    outcome = column.get(d, False)
+                    if outcome is False or (outcome is not True and not self.selectable(key, d)):
+                        continue
+                elif not self.selectable(key, d):
                     continue
                 if self.consumable and self.capacity_fit(key, d, claim) is None:
                     continue

@@ -26,6 +26,11 @@ class RawDevices:
         self.consumptions: dict[
             tuple[tuple[str, tuple[tuple[str, str], ...]], ...], tuple[CounterUse, ...]
         ] = {}
+        # The same, by the identity of the part as read: the reader makes equal parts one object
+        # (`slice_intern`), so a part met once is known without building its key again. Each entry
+        # holds its part, whose identity is then never another's.
+        self.capacity_parts: dict[int, tuple[Any, tuple[dict[str, Capacity], dict[str, str]]]] = {}
+        self.consumption_parts: dict[int, tuple[Any, tuple[CounterUse, ...]]] = {}
 
     def add(
         self,
@@ -59,9 +64,16 @@ class RawDevices:
         shared_input = DeviceInput(driver).__dict__
         new = object.__new__
         ids = []
+        capacity_parts = self.capacity_parts.get
+        consumption_parts = self.consumption_parts.get
         for raw in obj.raw["spec"]["devices"]:
             attributes, cel, problem = self._attributes(raw.get("attributes"))
-            capacity, quantities = self._capacity(raw.get("capacity"))
+            part = raw.get("capacity")
+            held = capacity_parts(id(part))
+            capacity, quantities = held[1] if held is not None and held[0] is part else self._capacity(part)
+            part = raw.get("consumesCounters")
+            seen = consumption_parts(id(part))
+            consumes = seen[1] if seen is not None and seen[0] is part else self._consumes(part)
             multiple = raw.get("allowMultipleAllocations")
             device = new(Device)
             fields = device.__dict__
@@ -70,7 +82,7 @@ class RawDevices:
             fields["name"] = raw["name"]
             fields["attributes"] = attributes
             fields["capacity"] = capacity
-            fields["consumes"] = self._consumes(raw.get("consumesCounters"))
+            fields["consumes"] = consumes
             if taints is not None:
                 fields["taints"] = taints(raw["name"])
             if multiple:
@@ -121,6 +133,7 @@ class RawDevices:
         if found is None:
             facts = {k: Capacity(quantity(text), None) for k, text in key}
             found = self.capacities[key] = (facts, dict(key))
+        self.capacity_parts[id(raw)] = (raw, found)
         return found
 
     def _consumes(self, raw: list[dict[str, Any]] | None) -> tuple[CounterUse, ...]:
@@ -134,6 +147,7 @@ class RawDevices:
             found = self.consumptions[key] = tuple(
                 CounterUse(name, {k: quantity(v) for k, v in counters}, ()) for name, counters in key
             )
+        self.consumption_parts[id(raw)] = (raw, found)
         return found
 
 
