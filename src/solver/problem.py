@@ -369,6 +369,11 @@ class SelectableTable(Mapping[tuple[SlotKey, int], Selectable]):
     def bind(self, key: SlotKey, column: int, claim_ref: str) -> None:
         self.slots[key] = (column, claim_ref)
 
+    def column_of(self, key: SlotKey) -> dict[int, Selectable | tuple[str]]:
+        """The slot's outcomes as stored: a request selector's error is a 1-tuple (see `_word`)."""
+        bound = self.slots.get(key)
+        return self.columns[bound[0]] if bound is not None else {}
+
     @staticmethod
     def _word(value: Selectable | tuple[str], claim_ref: str) -> Selectable:
         # A 1-tuple is a request selector's error without its "claim <ref>" prefix.

@@ -35,6 +35,7 @@ from ..problem import (
     NodeView,
     PoolView,
     Problem,
+    SelectableTable,
     Slot,
     SlotKey,
     Taint,
@@ -159,9 +160,13 @@ class Builder:
         p = self.p
         admin = bool(info.slot.admin_access)
         out: list[int] = []
+        table = p.selectable
+        column = table.column_of(info.key) if isinstance(table, SelectableTable) else None
         for d in self.rank:
             device = p.devices[d]
-            outcome = p.selectable.get((info.key, d), False)
+            outcome = column.get(d, False) if column is not None else False
+            if column is None or outcome.__class__ is tuple:
+                outcome = table.get((info.key, d), False)  # an error, worded
             if not p.on("DeviceBindingAndStatus") and device.binding_conditions:
                 continue
             if not admin and device.ref in self.nf.in_use.exclusive:
@@ -407,12 +412,13 @@ class Builder:
             for name in sorted(pool.counter_sets):
                 drawn = (pool.ref, name) in self.set_ids
                 counted = False
+                drawing = draws.get(self.set_ids.get((pool.ref, name), -1), [])
+                totals = _totals(drawing)
                 for counter in sorted(available.get(name, {})):
                     left = available[name][counter]
-                    cs = self.set_ids.get((pool.ref, name), -1)
-                    users = [(slot, d, c[counter]) for slot, d, c in draws.get(cs, ()) if counter in c]
-                    if sum((a for _, _, a in users), Fraction(0)) <= left:
+                    if totals.get(counter, 0) <= left:
                         continue  # all candidates together fit: the counter cannot stand in the way
+                    users = [(slot, d, c[counter]) for slot, d, c in drawing if counter in c]
                     counted = True
                     self.counter(self.set_id(pool, name), counter, left, users)
                 if counted:
@@ -518,6 +524,15 @@ class Builder:
                 for i, d in enumerate(nf.candidates[pos]):
                     self.add(s.PickLevel, slot=pos, device=self.local[d], level=top - i)
             level -= size
+
+
+def _totals(charges: Sequence[tuple[int, int, Mapping[str, Fraction]]]) -> dict[str, Fraction]:
+    """What the charges draw together, by counter."""
+    out: dict[str, Fraction] = {}
+    for _, _, counters in charges:
+        for counter, amount in counters.items():
+            out[counter] = out[counter] + amount if counter in out else amount
+    return out
 
 
 def _merged(uses: Sequence[CounterUse]) -> Mapping[str, Mapping[str, Fraction]]:

@@ -3,6 +3,7 @@ which devices a DeviceClass's own selectors match (the first step of the candida
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import CelError
@@ -47,10 +48,10 @@ def _own_selectors(built: Built) -> set[SlotKey]:
 
 
 def class_matcher(built: Built) -> ClassMatch:
-    """Whether a device matches the class of a slot (None when it cannot be told: an unknown class, a
-    CEL error). For a request without selectors of its own that is whether the request selects it;
-    otherwise the class's selectors are evaluated once per class and distinct values they read (as the
-    selectability table is, `selectable._column`)."""
+    """How many of some devices match the class of a slot (None when that cannot be told of one: an
+    unknown class, a CEL error). For a request without selectors of its own, a device matches if the
+    request selects it; otherwise the class's selectors are evaluated once per class and distinct
+    values they read (as the selectability table is, `selectable._column`)."""
     features = cel_features(built.gates)
     own = _own_selectors(built)
     selectable = built.problem.selectable
@@ -97,4 +98,13 @@ def class_matcher(built: Built) -> ClassMatch:
         known[key] = outcome
         return outcome
 
-    return match
+    def count(slot: SlotKey, name: str, devices: Sequence[int]) -> int | None:
+        matched = 0
+        for device in devices:
+            outcome = match(slot, name, device)
+            if outcome is None:
+                return None
+            matched += outcome
+        return matched
+
+    return count

@@ -78,10 +78,7 @@ def outcomes(problem: Problem, key: SlotKey) -> Column:
     """The selectors' outcome for one slot, by device. A table's column is read as stored (a request
     selector's error is a 1-tuple there): an error only needs telling apart, not wording."""
     table = problem.selectable
-    if not isinstance(table, SelectableTable):
-        return _Lookup(table, key)
-    bound = table.slots.get(key)
-    return table.columns[bound[0]] if bound is not None else {}
+    return table.column_of(key) if isinstance(table, SelectableTable) else _Lookup(table, key)
 
 
 def claim_key(claim: Claim) -> tuple[object, ...]:

@@ -19,12 +19,13 @@ from ..capacity import device_capacity
 from ..problem import PoolView, SlotKey, Taint
 from ..render import quantity_text
 from .index import NodeIndex
+from .keys import outcomes
 from .memo import Counter, Funnel, Memo
 from .model import Kind, Reason
 
 # Whether a device matches the class of a slot (slot, class, device), for the candidate funnel;
 # None when it cannot be told.
-ClassMatch = Callable[[SlotKey, str, int], bool | None]
+ClassMatch = Callable[[SlotKey, str, Sequence[int]], int | None]  # how many of the devices match a class
 
 SHOWN = 4  # names listed before "and N more"
 
@@ -77,9 +78,9 @@ class Renderer(NodeIndex):
         class_n: int | None = None
         if self.class_match is not None:
             complete = [d for pool in view.pools if pool.state == "complete" for d in pool.devices]
-            matched = [self.class_match(info.key, slot.device_class, d) for d in complete]
-            if all(m is not None for m in matched):
-                class_n = numbers["matchClass"] = sum(bool(m) for m in matched)
+            class_n = self.class_match(info.key, slot.device_class, complete)
+            if class_n is not None:
+                numbers["matchClass"] = class_n
         selected = parts.selected
         numbers["matchSelectors"] = selected
         if class_n is not None and class_n != selected:
@@ -111,7 +112,8 @@ class Renderer(NodeIndex):
         view = self.nf.view
         slot = info.slot
         complete = [d for pool in view.pools if pool.state == "complete" for d in pool.devices]
-        selected = [d for d in complete if self.p.selectable.get((info.key, d)) is True]
+        column = outcomes(self.p, info.key)
+        selected = [d for d in complete if column.get(d, False) is True]
         if not self.p.on("DeviceBindingAndStatus"):
             selected = [d for d in selected if not self.p.devices[d].binding_conditions]
         candidates = self.nf.candidates.get(position, [])

@@ -220,16 +220,10 @@ class NodeAllocator:
         return d not in self.view.unreachable
 
     def column(self, key: SlotKey) -> dict[int, bool | str | tuple[str]] | None:
-        """The slot's column of a selectability table (None: the slot selects nothing, or the problem
-        has no table)."""
-        if key in self.columns:
-            return self.columns[key]
-        column = None
-        if self.table is not None:
-            bound = self.table.slots.get(key)
-            column = self.table.columns[bound[0]] if bound is not None else None
-        self.columns[key] = column
-        return column
+        """The slot's column of a selectability table (None: the problem has none)."""
+        if key not in self.columns:
+            self.columns[key] = self.table.column_of(key) if self.table is not None else None
+        return self.columns[key]
 
     def _outcome(self, key: SlotKey, d: int) -> bool | str:
         """problem.selectable's outcome for the pair, read straight from the slot's column of a table."""

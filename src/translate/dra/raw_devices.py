@@ -29,6 +29,7 @@ class RawDevices:
         # The same, by the identity of the part as read: the reader makes equal parts one object
         # (`slice_intern`), so a part met once is known without building its key again. Each entry
         # holds its part, whose identity is then never another's.
+        self.attribute_parts: dict[tuple[str, int], _AttributePart] = {}
         self.capacity_parts: dict[int, tuple[Any, tuple[dict[str, Capacity], dict[str, str]]]] = {}
         self.consumption_parts: dict[int, tuple[Any, tuple[CounterUse, ...]]] = {}
 
@@ -111,16 +112,20 @@ class RawDevices:
         if not raw:
             return facts, cel, problem
         memo = self.attributes
-        get = memo.get
+        known = self.attribute_parts
+        get = known.get
         for key, value in raw.items():
-            for kind, scalar in value.items():  # exactly one: plain
-                found = get((key, kind, scalar))
-                if found is None:
-                    found = memo[(key, kind, scalar)] = _attribute(key, value)
-                cel[key] = found[0]
-                facts[key] = found[1]
-                if found[2] is not None and problem is None:
-                    problem = found[2]
+            found = get((key, id(value)))
+            if found is None or found[3] is not value:
+                ((kind, scalar),) = value.items()  # exactly one: plain
+                made = memo.get((key, kind, scalar))
+                if made is None:
+                    made = memo[(key, kind, scalar)] = _attribute(key, value)
+                found = known[(key, id(value))] = (*made, value)
+            cel[key] = found[0]
+            facts[key] = found[1]
+            if found[2] is not None and problem is None:
+                problem = found[2]
         return facts, cel, problem
 
     def _capacity(self, raw: dict[str, Any] | None) -> tuple[dict[str, Capacity], dict[str, str]]:
@@ -152,6 +157,7 @@ class RawDevices:
 
 
 _Attribute = tuple[AttributeValue, AttrValue, CelRuntimeError | None]
+_AttributePart = tuple[AttributeValue, AttrValue, CelRuntimeError | None, Any]  # with the value read
 
 
 def _attribute(key: str, value: dict[str, Any]) -> _Attribute:
