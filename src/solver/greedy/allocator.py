@@ -16,7 +16,8 @@ the device draws on, keeping count of how many of the pool's are exceeded.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -105,6 +106,7 @@ class NodeAllocator:
         self.bindable = self.on("DeviceBindingAndStatus")
         self.table = problem.selectable if isinstance(problem.selectable, SelectableTable) else None
         self.columns: dict[SlotKey, dict[int, bool | str | tuple[str]] | None] = {}
+        self.open: dict[tuple[SlotKey, int], list[int]] = {}  # (slot, pool) -> positions not ruled out
         self.request_keys: dict[SlotKey, int] = {}
         # By the pool view's id (the view holds its pools for as long as the search runs):
         self.allocated: dict[int, tuple[int, ...]] = {}  # its allocated counter-drawing devices
@@ -541,14 +543,8 @@ class NodeAllocator:
                 continue
             first = start[1] if pi == start[0] else 0
             pool_refs = self.shared.device_refs(pool)
-            for index in range(first, len(pool.devices)):
+            for index in self._scan(key, pi, pool, first, column):
                 d = pool.devices[index]
-                self.tried += 1
-                if self.device_limit is not None and self.tried > self.device_limit:
-                    raise BudgetExceeded()
-                # The clock is read now and then only: a step can scan thousands of devices.
-                if self.deadline is not None and not self.tried & 1023 and time.monotonic() > self.deadline:
-                    raise BudgetExceeded()
                 ref = pool_refs[index]
                 if admin:
                     if ci in allocating.get(ref, ()):
@@ -575,6 +571,40 @@ class NodeAllocator:
                     return True
                 undo()
         return False
+
+    def _scan(
+        self, key: SlotKey, pi: int, pool: PoolView, first: int, column: Mapping[int, object] | None
+    ) -> Iterator[int]:
+        """The positions of the pool's devices from `first` on that the search looks at: those the
+        slot's column does not rule out (all of them without one). Every device passed counts as
+        tried, as it would looked at: a budget runs out where it would."""
+        if column is None:
+            positions: Sequence[int] = range(first, len(pool.devices))
+        else:
+            found = self.open.get((key, pi))
+            if found is None:
+                # Most devices of a node are not of the slot's class: a node's search looks at each of
+                # them once per device picked before.
+                get = column.get
+                found = [i for i, d in enumerate(pool.devices) if get(d, False) is not False]
+                self.open[(key, pi)] = found
+            positions = found[bisect_left(found, first) :]
+        passed = first
+        for index in positions:
+            self._count(index + 1 - passed)
+            passed = index + 1
+            yield index
+        self._count(len(pool.devices) - passed)
+
+    def _count(self, tried: int) -> None:
+        before = self.tried
+        self.tried = before + tried
+        if self.device_limit is not None and self.tried > self.device_limit:
+            raise BudgetExceeded()
+        # The clock is read now and then only: a step can scan thousands of devices.
+        deadline = self.deadline
+        if deadline is not None and before >> 10 != self.tried >> 10 and time.monotonic() > deadline:
+            raise BudgetExceeded()
 
     def check(self) -> None:
         """Everything the allocator checks before it searches, with its errors (other engines reuse it)."""
