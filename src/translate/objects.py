@@ -159,14 +159,15 @@ class ObjectSet:
     def __len__(self) -> int:
         return len(self.objects)
 
+    # `info.kind` rather than `kind`: a build asks for each kind of thousands of objects.
     def of_kind(self, kind: str) -> list[KubeObject]:
-        return [o for o in self.objects if o.kind == kind]
+        return [o for o in self.objects if o.info.kind == kind]
 
     def models(self, kind: str) -> list[Any]:
-        return [o.model for o in self.objects if o.kind == kind]
+        return [o.model for o in self.objects if o.info.kind == kind]
 
     def get(self, kind: str, name: str, namespace: str = "") -> KubeObject | None:
         for o in self.objects:
-            if o.kind == kind and o.name == name and (not namespace or o.namespace == namespace):
+            if o.info.kind == kind and o.name == name and (not namespace or o.namespace == namespace):
                 return o
         return None
