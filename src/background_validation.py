@@ -16,6 +16,8 @@ first, in the process.
 from __future__ import annotations
 
 import logging
+import mmap
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -62,6 +64,7 @@ class _Hold:
 
 class _Child(Protocol):
     def receive(self) -> Any | None: ...
+    def ready(self) -> bool: ...
     def wait(self) -> bool: ...
     def stop(self) -> None: ...
 
@@ -73,6 +76,33 @@ class _Pending:
     gates: FeatureGates
     finish: Finish
     hold: _Hold = field(default_factory=_Hold)
+    progress: Progress | None = None  # the child's, which the process may take over (see `settle`)
+
+
+class Progress:
+    """How far a child validating objects in order has got, and where the process takes over (the
+    child stops there): two counters on a page the child shares with the process. Each side writes
+    one of them; a value read while it was written can only make a side do more than its share,
+    never less (see `_shared`)."""
+
+    _DONE, _CLAIMED = 0, 8
+    _NONE = 2**62
+
+    def __init__(self) -> None:
+        self._page = mmap.mmap(-1, 16)
+        struct.pack_into("qq", self._page, 0, 0, self._NONE)
+
+    def done(self) -> int:
+        return int(struct.unpack_from("q", self._page, self._DONE)[0])
+
+    def advance(self, done: int) -> None:
+        struct.pack_into("q", self._page, self._DONE, done)
+
+    def claimed(self) -> int:
+        return int(struct.unpack_from("q", self._page, self._CLAIMED)[0])
+
+    def claim(self, start: int) -> None:
+        struct.pack_into("q", self._page, self._CLAIMED, start)
 
 
 _pending: _Pending | None = None
@@ -115,27 +145,40 @@ class AfterReading:
     paths: tuple[str, ...]
     strict: bool
     gates: FeatureGates
+    progress: Progress = field(default_factory=Progress, compare=False)
 
     def __call__(self, send: forking.Send) -> None:
         from .translate.loader import load
-        from .translate.validation.run import validate_objects
+        from .translate.validation.run import Context, object_problems
 
         try:
             objects = load(list(self.paths), strict=self.strict)
         except InputError:
             return  # the process stops at the same problems
-        send((objects.sources, validate_objects(objects, self.gates)))
+        # In order, until the object the process has taken over from (if it has: see `settle`).
+        ctx = Context(self.gates)
+        problems: list[Problem] = []
+        done = 0
+        for obj in objects:
+            if done >= self.progress.claimed():
+                break
+            problems += object_problems(obj, ctx)
+            done += 1
+            self.progress.advance(done)
+        send((objects.sources, problems, done))
 
     def matches(self, paths: Sequence[str], strict: bool, gates: FeatureGates) -> bool:
         return self.paths == tuple(paths) and self.strict == strict and self.gates == gates
 
 
-def adopt(child: _Child, objects: ObjectSet, gates: FeatureGates, finish: Finish) -> None:
-    """As `start`, with the problems the reading child sends (see AfterReading)."""
+def adopt(
+    child: _Child, objects: ObjectSet, gates: FeatureGates, finish: Finish, progress: Progress | None = None
+) -> None:
+    """As `start`, with the problems the reading child sends (see AfterReading; `progress`, its)."""
     global _pending
     if _pending is not None:
         settle()
-    _pending = _Pending(_SameObjects(child, objects), objects, gates, finish)
+    _pending = _Pending(_SameObjects(child, objects), objects, gates, finish, progress=progress)
     _pending.hold.attach()
     log.debug(
         "API validation of %d objects goes on in a child process (the one that read them)", len(objects)
@@ -144,16 +187,20 @@ def adopt(child: _Child, objects: ObjectSet, gates: FeatureGates, finish: Finish
 
 @dataclass
 class _SameObjects:
-    """The reading child's problems, if it validated objects read from the very texts the process read."""
+    """The reading child's problems, with the number of objects it validated (see AfterReading), if it
+    validated objects read from the very texts the process read."""
 
     child: _Child
     objects: ObjectSet
 
     def receive(self) -> Any | None:
         found = self.child.receive()
-        if not isinstance(found, tuple) or found[0] != self.objects.sources:
+        if not isinstance(found, tuple) or len(found) != 3 or found[0] != self.objects.sources:
             return None
-        return found[1]
+        return found[1:]
+
+    def ready(self) -> bool:
+        return self.child.ready()
 
     def wait(self) -> bool:
         return self.child.wait()
@@ -163,12 +210,49 @@ class _SameObjects:
 
 
 def _problems(pending: _Pending) -> list[Problem]:
+    shared = _shared(pending) if pending.progress is not None and not pending.child.ready() else None
     problems = pending.child.receive()
-    if pending.child.wait() and isinstance(problems, list):
-        return problems
+    if pending.child.wait():
+        if shared is not None and isinstance(problems, tuple):
+            return shared(*problems)
+        if isinstance(problems, tuple):  # the reading child's, all of them
+            return list(problems[0])
+        if isinstance(problems, list):
+            return problems
     from .translate.validation.run import validate_objects
 
     return validate_objects(pending.objects, pending.gates)
+
+
+def _shared(pending: _Pending) -> Callable[[list[Problem], int], list[Problem]]:
+    """The process validates objects from the last one back, each claimed before it is validated,
+    while the child goes on from the first, until they meet (the process has the objects made
+    already). Then the child's problems, up to where it stopped, and the process's from there (it
+    validates any the child stopped short of; its problems of any the child went past are dropped)."""
+    from .translate.validation.run import Context, object_problems
+
+    progress = pending.progress
+    assert progress is not None
+    objects = pending.objects.objects
+    count = start = len(objects)
+    ctx = Context(pending.gates)
+    own: list[list[Problem]] = []
+    while start > 0:
+        progress.claim(start - 1)
+        if progress.done() >= start:
+            progress.claim(start)  # the child has validated it: it stops where the process began
+            break
+        own.append(object_problems(objects[start - 1], ctx))
+        start -= 1
+    own.reverse()
+    log.debug("API validation: objects %d-%d of %d here, the others in a child process", start + 1, count, count)
+
+    def joined(theirs: list[Problem], stop: int) -> list[Problem]:
+        stop = min(max(stop, 0), count)
+        rest = [object_problems(obj, ctx) for obj in objects[stop:start]] + own[max(stop - start, 0) :]
+        return theirs + [problem for problems in rest for problem in problems]
+
+    return joined
 
 
 def settle() -> None:

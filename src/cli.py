@@ -443,7 +443,8 @@ def load_valid(
         _api_problems(problems, args, api_problems_are_errors)
 
     if reading is not None:
-        background_validation.adopt(reading, objects, gates, finish)
+        assert then is not None
+        background_validation.adopt(reading, objects, gates, finish, then.progress)
         return objects
     forked = _OWN_PROCESS and background_validation.wanted(len(objects))
     if not (forked and background_validation.start(objects, gates, finish)):

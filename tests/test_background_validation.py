@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,3 +156,47 @@ def test_generated_inputs_answer_alike_with_and_without_children(number: int, tm
     argv = fuzz_input.argv(tmp_path)
     forked, inline = (kubefit(fork, *argv) for fork in ("1", "0"))
     assert forked == inline, fuzz_input.verb
+
+
+class _Behind:
+    """A child that validated the first `done` objects when the process came to settle, and stops
+    at `stop` (past where the process took over, short of it, or right there)."""
+
+    def __init__(self, objects: Any, done: int, stop: int) -> None:
+        from kubefit.translate.validation.run import Context, object_problems
+
+        ctx = Context(ALL_ON)
+        self.record = ([p for obj in list(objects)[:stop] for p in object_problems(obj, ctx)], stop)
+        self.done = done
+
+    def ready(self) -> bool:
+        return False
+
+    def receive(self) -> Any:
+        return self.record
+
+    def wait(self) -> bool:
+        return True
+
+    def stop(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("where", ["met", "past", "short", "none"])
+def test_the_process_validates_what_the_child_has_not_reached(where: str, bad_input: Path) -> None:
+    objects = load([str(bad_input)])
+    expected = validate_objects(objects, ALL_ON)
+    assert expected and len(objects) > 4
+    progress = background_validation.Progress()
+    done = {"met": 2, "past": 2, "short": 2, "none": 0}[where]
+    progress.advance(done)
+    # The process validates back to the child's progress (it meets it at `done`); the child stops there,
+    # or went past it (the process's problems of those are dropped), or stopped short (the process
+    # validates the gap).
+    stop = {"met": done, "past": len(objects) - 1, "short": done - 1, "none": 0}[where]
+    child = _Behind(objects, done, stop)
+    found: list[Any] = []
+    background_validation.adopt(child, objects, ALL_ON, found.append, progress)
+    background_validation.settle()
+    assert found == [expected]
+    assert progress.claimed() == done

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -282,3 +283,28 @@ def test_the_childs_problems_are_taken_only_for_the_same_texts(
         assert found == [problems]  # read from other texts, the child's problems are not taken
     json_child.start([str(dump)], then)
     assert json_child.after(None) is None and json_child._current is None  # stopped: another load
+
+
+def test_the_process_validates_what_the_reading_child_has_not_reached(
+    tmp_path: Path, forks: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dump = bad_cluster(tmp_path)
+    objects = loader.load([str(dump)])
+    expected = validate_objects(objects, ALL_ON)
+    assert expected
+    then = background_validation.AfterReading((str(dump),), False, ALL_ON)
+    each = run.object_problems
+
+    def slowly(obj: Any, ctx: Any) -> Any:
+        time.sleep(0.2)
+        return each(obj, ctx)
+
+    monkeypatch.setattr(run, "object_problems", slowly)  # the child's, forked with it, and the process's
+    json_child.start([str(dump)], then)
+    child = json_child.after(then)
+    assert child is not None
+    found: list[Any] = []
+    background_validation.adopt(child, objects, ALL_ON, found.append, then.progress)
+    background_validation.settle()
+    assert found == [expected]
+    assert 0 < then.progress.claimed() < len(objects)  # each validated some

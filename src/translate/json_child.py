@@ -303,6 +303,10 @@ class After:
     def receive(self) -> Any | None:
         return self.reader.take(AFTER)
 
+    def ready(self) -> bool:
+        """Whether what it sends has begun to arrive (see forking.Child.ready)."""
+        return bool(self.reader.received.get(AFTER)) or self.reader.child.ready()
+
     def wait(self) -> bool:
         return self.reader.child.wait()
 

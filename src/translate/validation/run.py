@@ -112,11 +112,18 @@ def validate_objects(objects: ObjectSet, gates: FeatureGates = ALL_ON) -> list[P
     ctx = Context(gates)
     problems: list[Problem] = []
     for obj in objects:
-        seen: set[tuple[FieldPath, str]] = set()
-        for error in object_errors(obj, ctx):
-            key = (error.path, error.message)
-            if key in seen:
-                continue
-            seen.add(key)
-            problems.append(obj.problem(error.path, error.message))
+        problems += object_problems(obj, ctx)
+    return problems
+
+
+def object_problems(obj: KubeObject, ctx: Context) -> list[Problem]:
+    """The API-validation problems of one object (each object's are its own: none depends on another)."""
+    problems: list[Problem] = []
+    seen: set[tuple[FieldPath, str]] = set()
+    for error in object_errors(obj, ctx):
+        key = (error.path, error.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        problems.append(obj.problem(error.path, error.message))
     return problems
