@@ -245,7 +245,9 @@ def _shared(pending: _Pending) -> Callable[[list[Problem], int], list[Problem]]:
         own.append(object_problems(objects[start - 1], ctx))
         start -= 1
     own.reverse()
-    log.debug("API validation: objects %d-%d of %d here, the others in a child process", start + 1, count, count)
+    log.debug(
+        "API validation: objects %d-%d of %d here, the others in a child process", start + 1, count, count
+    )
 
     def joined(theirs: list[Problem], stop: int) -> list[Problem]:
         stop = min(max(stop, 0), count)

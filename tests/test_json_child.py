@@ -250,6 +250,15 @@ def bad_cluster(tmp_path: Path) -> Path:
     return dump
 
 
+def validated(tmp_path: Path) -> tuple[Path, Any, list[Any], background_validation.AfterReading]:
+    """`bad_cluster`, its objects and their problems, and the validation its reading child would do."""
+    dump = bad_cluster(tmp_path)
+    objects = loader.load([str(dump)])
+    expected = validate_objects(objects, ALL_ON)
+    assert expected
+    return dump, objects, expected, background_validation.AfterReading((str(dump),), False, ALL_ON)
+
+
 def test_the_reading_child_validates_what_it_read(tmp_path: Path) -> None:
     dump = bad_cluster(tmp_path)
     code, out, err = both("allocate", "-f", str(dump), "-o", "json")
@@ -261,11 +270,7 @@ def test_the_reading_child_validates_what_it_read(tmp_path: Path) -> None:
 def test_the_childs_problems_are_taken_only_for_the_same_texts(
     tmp_path: Path, forks: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    dump = bad_cluster(tmp_path)
-    objects = loader.load([str(dump)])
-    expected = validate_objects(objects, ALL_ON)
-    assert expected
-    then = background_validation.AfterReading((str(dump),), False, ALL_ON)
+    dump, objects, expected, then = validated(tmp_path)
     assert then.matches([str(dump)], False, ALL_ON) and not then.matches([str(dump)], True, ALL_ON)
     mine: list[Any] = ["validated by the process"]
     for sources, problems in ((objects.sources, expected), ([(str(dump), (0, 0, 0, 0))], mine)):
@@ -288,11 +293,7 @@ def test_the_childs_problems_are_taken_only_for_the_same_texts(
 def test_the_process_validates_what_the_reading_child_has_not_reached(
     tmp_path: Path, forks: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    dump = bad_cluster(tmp_path)
-    objects = loader.load([str(dump)])
-    expected = validate_objects(objects, ALL_ON)
-    assert expected
-    then = background_validation.AfterReading((str(dump),), False, ALL_ON)
+    dump, objects, expected, then = validated(tmp_path)
     each = run.object_problems
 
     def slowly(obj: Any, ctx: Any) -> Any:
