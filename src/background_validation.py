@@ -225,34 +225,33 @@ def _problems(pending: _Pending) -> list[Problem]:
 
 
 def _shared(pending: _Pending) -> Callable[[list[Problem], int], list[Problem]]:
-    """The process validates objects from the last one back, each claimed before it is validated,
-    while the child goes on from the first, until they meet (the process has the objects made
-    already). Then the child's problems, up to where it stopped, and the process's from there (it
-    validates any the child stopped short of; its problems of any the child went past are dropped)."""
-    from .translate.validation.run import Context, object_problems
+    """The process validates objects from the last one back while the child goes on from the first,
+    each claimed once found to have no problem (it has the objects made already), until they meet or
+    it meets one with a problem: that and those before it are the child's, which locates problems
+    (a problem's line is looked up in the file's text: the process would read a dump's text again,
+    as large as the rest of what it holds). Then the child's problems, up to where it stopped."""
+    from .translate.validation.run import Context, object_errors, object_problems
 
     progress = pending.progress
     assert progress is not None
     objects = pending.objects.objects
     count = start = len(objects)
     ctx = Context(pending.gates)
-    own: list[list[Problem]] = []
-    while start > 0:
+    while start > 0 and not any(True for _ in object_errors(objects[start - 1], ctx)):
         progress.claim(start - 1)
         if progress.done() >= start:
             progress.claim(start)  # the child has validated it: it stops where the process began
             break
-        own.append(object_problems(objects[start - 1], ctx))
         start -= 1
-    own.reverse()
     log.debug(
         "API validation: objects %d-%d of %d here, the others in a child process", start + 1, count, count
     )
 
     def joined(theirs: list[Problem], stop: int) -> list[Problem]:
+        # The child stops where the process began, or past it; short of it only if a count was read
+        # while it was written: the process then validates those between.
         stop = min(max(stop, 0), count)
-        rest = [object_problems(obj, ctx) for obj in objects[stop:start]] + own[max(stop - start, 0) :]
-        return theirs + [problem for problems in rest for problem in problems]
+        return theirs + [problem for obj in objects[stop:start] for problem in object_problems(obj, ctx)]
 
     return joined
 

@@ -182,21 +182,25 @@ class _Behind:
         pass
 
 
-@pytest.mark.parametrize("where", ["met", "past", "short", "none"])
-def test_the_process_validates_what_the_child_has_not_reached(where: str, bad_input: Path) -> None:
-    objects = load([str(bad_input)])
+@pytest.mark.parametrize("where", ["met", "past", "short", "none", "problem last"])
+def test_the_process_validates_what_the_child_has_not_reached(where: str, tmp_path: Path) -> None:
+    folder = tmp_path / "input"
+    shutil.copytree(EXAMPLE, folder)
+    (folder / ("zz-bad.yaml" if where == "problem last" else "aa-bad.yaml")).write_text(BAD_SLICE)
+    objects = load([str(folder)])
     expected = validate_objects(objects, ALL_ON)
     assert expected and len(objects) > 4
     progress = background_validation.Progress()
-    done = {"met": 2, "past": 2, "short": 2, "none": 0}[where]
+    done = 0 if where == "none" else 2
     progress.advance(done)
-    # The process validates back to the child's progress (it meets it at `done`); the child stops there,
-    # or went past it (the process's problems of those are dropped), or stopped short (the process
-    # validates the gap).
-    stop = {"met": done, "past": len(objects) - 1, "short": done - 1, "none": 0}[where]
+    # The process validates back to the child's progress (it meets it at `done`) or to the object with a
+    # problem, which it leaves to the child (the first object, or the last). The child stops there, or went
+    # past it, or stopped short of it (the process validates those between).
+    stop = {"met": done, "past": len(objects) - 1, "short": done - 1}.get(where, 0)
     child = _Behind(objects, done, stop)
     found: list[Any] = []
     background_validation.adopt(child, objects, ALL_ON, found.append, progress)
     background_validation.settle()
     assert found == [expected]
-    assert progress.claimed() == done
+    claimed = {"none": 1, "problem last": background_validation.Progress._NONE}.get(where, done)
+    assert progress.claimed() == claimed

@@ -229,15 +229,14 @@ def test_the_command_line_answers_alike(tmp_path: Path) -> None:
     assert "5 file(s) are read in a child process" in err
 
 
-def bad_cluster(tmp_path: Path) -> Path:
-    """The example with a slice the API server refuses, as one JSON List (as kubectl dumps a cluster)."""
-    import json
-
+def bad_cluster(tmp_path: Path, bad: str = "zz-bad.yaml") -> Path:
+    """The example with a slice the API server refuses (last, or as `bad` sorts among the example's
+    files), as one JSON List (as kubectl dumps a cluster)."""
     import yaml
 
     folder = tmp_path / "input"
     shutil.copytree(ROOT / "examples" / "gpu-mig", folder)
-    (folder / "zz-bad.yaml").write_text(BAD_SLICE)
+    (folder / bad).write_text(BAD_SLICE)
     items = [
         doc
         for path in sorted(folder.iterdir())
@@ -250,9 +249,11 @@ def bad_cluster(tmp_path: Path) -> Path:
     return dump
 
 
-def validated(tmp_path: Path) -> tuple[Path, Any, list[Any], background_validation.AfterReading]:
+def validated(
+    tmp_path: Path, bad: str = "zz-bad.yaml"
+) -> tuple[Path, Any, list[Any], background_validation.AfterReading]:
     """`bad_cluster`, its objects and their problems, and the validation its reading child would do."""
-    dump = bad_cluster(tmp_path)
+    dump = bad_cluster(tmp_path, bad)
     objects = loader.load([str(dump)])
     expected = validate_objects(objects, ALL_ON)
     assert expected
@@ -293,14 +294,15 @@ def test_the_childs_problems_are_taken_only_for_the_same_texts(
 def test_the_process_validates_what_the_reading_child_has_not_reached(
     tmp_path: Path, forks: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    dump, objects, expected, then = validated(tmp_path)
-    each = run.object_problems
+    # The refused slice first: the child meets it, and the process validates the others from the last back.
+    dump, objects, expected, then = validated(tmp_path, "aa-bad.yaml")
+    errors = run.object_errors
 
     def slowly(obj: Any, ctx: Any) -> Any:
         time.sleep(0.2)
-        return each(obj, ctx)
+        return errors(obj, ctx)
 
-    monkeypatch.setattr(run, "object_problems", slowly)  # the child's, forked with it, and the process's
+    monkeypatch.setattr(run, "object_errors", slowly)  # the child's, forked with it, and the process's
     json_child.start([str(dump)], then)
     child = json_child.after(then)
     assert child is not None
