@@ -6,9 +6,10 @@ dump it is a tenth of a run, so a child validates while the command line builds 
 that read the input (`AfterReading`), or one forked once the input is loaded (the loaded objects are
 the child's too, without a copy). Nothing is shown before the child's problems are: `settle` runs
 before the answer is written, and log records of the meantime are held and written after the
-problems, so the output is the same, line for line, as when validation comes first. Where fork is not
-safe (no fork, other threads, a library caller) or would not pay (a small input), validation runs
-first, in the process.
+problems, so the output is the same, line for line, as when validation comes first. If the process
+has its answer before the reading child has validated everything, it validates objects from the last
+one back until they meet (`Progress`). Where fork is not safe (no fork, other threads, a library
+caller) or would not pay (a small input), validation runs first, in the process.
 
 `forking` says when a child is made (KUBEFIT_FORK).
 """

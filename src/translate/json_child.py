@@ -8,7 +8,8 @@ modules. They depend on the file alone, so a child does them, for each large fil
 
 1. it reads the file as the process would (`yaml_source.collected_documents`, counting keys) and sends
    the documents, marshalled: once shared, a dump's documents are a tenth of its text, and read back
-   in a twentieth of the time reading the text takes;
+   in a twentieth of the time reading the text takes. A List's last items are read first and sent at
+   once (`json_tail`), so that the process makes their objects while the child reads the others;
 2. then it makes the checks the reader makes before reading (`json_text`) and sends whether they hold,
    with the key count. The process makes the objects of the documents meanwhile (`loader._from_child`)
    and keeps them only if the checks hold and the file is still the one the child read (its device,
