@@ -22,7 +22,7 @@ from test_json_reading import json_texts
 from kubefit import background_validation, forking
 from kubefit.errors import InputError
 from kubefit.features import ALL_ON
-from kubefit.translate import json_child, json_tail, loader, yaml_source
+from kubefit.translate import json_child, json_reader, json_tail, loader
 from kubefit.translate.validation import run
 from kubefit.translate.validation.run import validate_objects
 
@@ -181,10 +181,10 @@ def test_a_child_that_fails_leaves_the_reading_to_the_process(
     path = tmp_path / "in.json"
     path.write_text(CASES[0])
     expected = loaded(path)
-    original = yaml_source.collected_documents
-    monkeypatch.setattr(yaml_source, "collected_documents", broken)  # the child's, forked with it
+    original = json_reader.collected_documents
+    monkeypatch.setattr(json_reader, "collected_documents", broken)  # the child's, forked with it
     json_child.start([str(path)])
-    monkeypatch.setattr(yaml_source, "collected_documents", original)
+    monkeypatch.setattr(json_reader, "collected_documents", original)
     try:
         assert loaded(path) == expected
     finally:

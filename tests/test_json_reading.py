@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_loader_speed_paths import paths, shape
 
-from kubefit.translate import json_text, yaml_source
+from kubefit.translate import json_reader, json_text, yaml_source
 from kubefit.translate.json_text import JsonLines, SourceText
 from kubefit.translate.yaml_limits import MAX_DEPTH, too_deep
 from kubefit.translate.yaml_source import Document, LineDict, line_of, read_documents, reference_documents
@@ -58,13 +58,13 @@ def separated_values(text: str) -> list[tuple[int, int]]:
 def checked_reading(text: str) -> list[Document] | None:
     """The JSON reading that checks each object's keys as it is made, on the text split at its
     separator lines first, after the patterns above."""
-    if yaml_source._JSON_START.match(text) is None or not yaml_reads_as_json(text):
+    if json_reader._JSON_START.match(text) is None or not yaml_reads_as_json(text):
         return None
-    lines = yaml_source._Lines(text)
+    lines = json_reader._Lines(text)
     docs = []
 
     def blank(start: int, end: int) -> int:
-        found = yaml_source._BLANK.match(text, start, end)
+        found = json_reader._BLANK.match(text, start, end)
         return found.end() if found is not None else start
 
     try:
@@ -75,7 +75,7 @@ def checked_reading(text: str) -> list[Document] | None:
             if text[i] not in "{[":
                 return None
             line = lines(i)
-            read = yaml_source._json_root if text[i] == "{" else yaml_source._json_items
+            read = json_reader._json_root if text[i] == "{" else json_reader._json_items
             data, i = read(text, i, lines, json_text.checked_scan, SourceText(text), lambda item: None)
             if i > end or blank(i, end) != end:
                 return None
@@ -182,7 +182,7 @@ def test_the_quick_checks_decide_as_the_patterns_they_stand_for(text: str) -> No
 @SETTINGS
 @given(json_texts())
 def test_counting_keys_reads_what_checking_each_object_reads(text: str) -> None:
-    assert summary(yaml_source.read_json(text, "in.json", SourceText(text))) == summary(checked_reading(text))
+    assert summary(json_reader.read_json(text, "in.json", SourceText(text))) == summary(checked_reading(text))
 
 
 @SETTINGS
@@ -269,7 +269,7 @@ def test_the_checks_on_texts_that_show_each_case(text: str, agrees: bool, key_bo
     ],
 )
 def test_duplicate_and_long_keys_go_the_yaml_way_as_before(text: str) -> None:
-    assert summary(yaml_source.read_json(text, "in.json", SourceText(text))) == summary(checked_reading(text))
+    assert summary(json_reader.read_json(text, "in.json", SourceText(text))) == summary(checked_reading(text))
     assert summary(list(read_documents(text, "in.json"))) == summary(
         list(reference_documents(text, "in.json"))
     )

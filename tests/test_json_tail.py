@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_json_reading import summary
 
-from kubefit.translate import json_tail, yaml_source
+from kubefit.translate import json_reader, json_tail
 from kubefit.translate.json_tail import TailFirst, head_documents
 from kubefit.translate.json_text import SourceText
 from kubefit.translate.yaml_source import LineDict
@@ -23,7 +23,7 @@ KEYS = ["apiVersion", "kind", "metadata", "name", "spec", "a", "b", "items"]
 
 
 def read(text: str, tail: TailFirst | None = None) -> tuple[Any, Any]:
-    docs, keys = yaml_source.collected_documents(text, "in.json", SourceText(text), tail)
+    docs, keys = json_reader.collected_documents(text, "in.json", SourceText(text), tail)
     lines = None
     if docs:
         root = docs[0].data

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from yaml.nodes import ScalarNode
 
 from kubefit.errors import InputError
-from kubefit.translate import yaml_source
+from kubefit.translate import json_reader, yaml_source
 from kubefit.translate.json_text import SourceText
 from kubefit.translate.loader import load_text
 from kubefit.translate.yaml_source import LineDict, LineList, line_of, read_documents, reference_documents
@@ -438,7 +438,7 @@ def test_an_alias_to_an_anchor_outside_an_item_still_finds_the_line() -> None:
 def test_kubectl_style_json_and_yaml_take_the_fast_paths() -> None:
     doc = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n", "labels": {"a": "b"}}}
     text = json.dumps({"apiVersion": "v1", "kind": "List", "items": [doc, doc]}, indent=1)
-    assert yaml_source.read_json(text, "in.json", SourceText(text)) is not None
+    assert json_reader.read_json(text, "in.json", SourceText(text)) is not None
     (read,) = read_documents(yaml.safe_dump(doc), "in.yaml")
     assert isinstance(read, yaml_source.Document)
     # No replay: below the object root, the containers are plain (their lines are found on demand).

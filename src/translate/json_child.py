@@ -6,7 +6,7 @@ Reading a cluster dump is `json`'s scan of its text, the sharing of equal device
 lost a key to a duplicate); the process meanwhile spends a third to half as long importing the verb's
 modules. They depend on the file alone, so a child does them, for each large file:
 
-1. it reads the file as the process would (`yaml_source.collected_documents`, counting keys) and sends
+1. it reads the file as the process would (`json_reader.collected_documents`, counting keys) and sends
    the documents, marshalled: once shared, a dump's documents are a tenth of its text, and read back
    in a twentieth of the time reading the text takes. A List's last items are read first and sent at
    once (`json_tail`), so that the process makes their objects while the child reads the others;
@@ -161,9 +161,10 @@ class _Records:
 
 def _read_one(path: str, records: _Records) -> None:
     from . import slice_plain
+    from .json_reader import collected_documents, json_facts, json_start, plain_documents
     from .json_tail import TailFirst, head_documents
     from .source_files import rereader
-    from .yaml_source import Document, collected_documents, gc_paused, json_facts, json_start, plain_documents
+    from .yaml_source import Document, gc_paused
 
     try:
         with open(path, "rb") as f:
@@ -266,8 +267,8 @@ class Reading:
 
     def _documents(self, payload: bytes) -> list[Any]:
         from . import slice_plain
+        from .json_reader import documents_of
         from .source_files import rereader
-        from .yaml_source import documents_of
 
         plain, proven = marshal.loads(payload)
         slice_plain.adopt(proven)

@@ -23,18 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .json_reader import _BLANK, _SPACE, _item_run, _Lines, _root_entries, _skip
 from .json_text import JsonLines, KeyTally, SourceText
-from .yaml_source import (
-    _BLANK,
-    _SPACE,
-    Document,
-    LineDict,
-    LineList,
-    _item_run,
-    _Lines,
-    _root_entries,
-    _skip,
-)
+from .yaml_source import Document, LineDict, LineList
 
 # The tail starts past the last sixth of the items' text: enough for a dump's pods and claims, and
 # read before the process has imported what it needs.
