@@ -48,8 +48,8 @@ def identity(stat: os.stat_result) -> Identity:
     return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
-# Records the child sends: for each file, (path, (identity, marshalled documents)) or (path, None), then
-# after documents (path, whether the checks of the text hold); then (AFTER, what `then` sent).
+# Records the child sends: for each file, (path, record) with the records `_Records` tells; then (AFTER,
+# what `then` sent).
 AFTER = ""
 
 
@@ -60,6 +60,10 @@ class _Reader:
     then: object  # what the child does once the files are read (None: nothing)
     # Records received, by path, for files not asked for yet.
     received: dict[str, deque[Any]] = field(default_factory=dict)
+
+    def ready(self, key: str) -> bool:
+        """Whether a record for `key` is here or one has begun to arrive (see forking.Child.ready)."""
+        return bool(self.received.get(key)) or self.child.ready()
 
     def take(self, key: str) -> Any | None:
         found = self.peek(key)
@@ -247,11 +251,11 @@ class Reading:
         self.reader.take(self.path)
         return self._documents(found[1])
 
-    def documents(self, meanwhile: Iterator[object] | None = None) -> list[Any] | None:
+    def documents(self, meanwhile: Iterator[object]) -> list[Any] | None:
         """The documents as the child read them (None: read the file yourself): all of them, or all but
         the tail's if it came first and holds (`after_tail`). Until they arrive, `meanwhile` is worked
         through, a step at a time."""
-        self._next(meanwhile if meanwhile is not None else iter(()))
+        self._next(meanwhile)
         found = self.reader.take(self.path)
         if not (isinstance(found, tuple) and found[0] == "documents"):
             return None
@@ -259,11 +263,10 @@ class Reading:
         return self._documents(payload)
 
     def _next(self, meanwhile: Iterator[object]) -> Any | None:
-        reader = self.reader
         for _ in meanwhile:
-            if reader.received.get(self.path) or reader.child.ready():
+            if self.reader.ready(self.path):
                 break
-        return reader.peek(self.path)
+        return self.reader.peek(self.path)
 
     def _documents(self, payload: bytes) -> list[Any]:
         from . import slice_plain
@@ -306,8 +309,7 @@ class After:
         return self.reader.take(AFTER)
 
     def ready(self) -> bool:
-        """Whether what it sends has begun to arrive (see forking.Child.ready)."""
-        return bool(self.reader.received.get(AFTER)) or self.reader.child.ready()
+        return self.reader.ready(AFTER)
 
     def wait(self) -> bool:
         return self.reader.child.wait()

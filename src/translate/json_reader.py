@@ -289,7 +289,7 @@ def _root_entries(
         rest = None
         if text[i] != "[":
             value, i = scan(text, i)
-        elif tail is not None and key == "items" and not tail.tried:
+        elif tail is not None and key == "items":
             from .json_tail import read_tail_first
 
             value, i, rest = read_tail_first(

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .json_reader import _BLANK, _SPACE, _item_run, _Lines, _root_entries, _skip
+from .json_reader import _BLANK, _SPACE, _item_run, _json_items, _Lines, _root_entries, _skip
 from .json_text import JsonLines, KeyTally, SourceText
 from .yaml_source import Document, LineDict, LineList
 
@@ -39,7 +39,6 @@ class TailFirst:
 
     send: Callable[[LineDict], None]
     tally: KeyTally | None = None  # the reading's key count: a void tail's keys are taken back
-    tried: bool = False
     sent: bool = False
     head_items: int | None = None  # once read, if the tail held: how many items come before it
 
@@ -60,23 +59,19 @@ def read_tail_first(
     """The List's items (its `[` at `items_at`), and where the reading goes on: past the whole root,
     with the root's entries after the items (a LineDict), if the tail held; past the items, None, if
     not."""
-    tail.tried = True
     cut = _tail_start(text, items_at)
     early = _read_tail(text, cut, items_at, root, start, finder, scan, source, each, tail) if cut else None
-    if early is not None:
-        tail.send(_tail_root(root, key_line, early[0], early[1]))
-        tail.sent = True
-    items = LineList()
-    items.line = lines(items_at)
-    i = _skip(_SPACE, text, items_at + 1)
-    if text[i] == "]":
-        after, landed = i + 1, False
-    else:
-        stop = cut if early is not None and cut is not None else -1
-        after, landed = _item_run(text, i, items, lines, scan, source, each, None, items_at, stop)
-    if early is None:
+    if cut is None or early is None:
+        items, after = _json_items(text, items_at, lines, scan, source, each, top=False)
         return items, after, None
     tail_items, rest, end, tail_keys = early
+    tail.send(_tail_root(root, key_line, tail_items, rest))
+    tail.sent = True
+    # The items before the tail (there is one at least: the cut is past the first).
+    items = LineList()
+    items.line = lines(items_at)
+    first = _skip(_SPACE, text, items_at + 1)
+    after, landed = _item_run(text, first, items, lines, scan, source, each, None, items_at, cut)
     if not landed:  # no item begins at the cut: the items are read in order, the tail is void
         if tail.tally is not None:
             tail.tally.keys -= tail_keys

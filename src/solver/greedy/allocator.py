@@ -553,7 +553,7 @@ class NodeAllocator:
                     continue
                 if column is not None:
                     outcome = column.get(d, False)
-                    if outcome is False or (outcome is not True and not self.selectable(key, d)):
+                    if outcome is not True and not self.selectable(key, d):  # an error: raised there
                         continue
                 elif not self.selectable(key, d):
                     continue
@@ -577,7 +577,7 @@ class NodeAllocator:
     ) -> Iterator[int]:
         """The positions of the pool's devices from `first` on that the search looks at: those the
         slot's column does not rule out (all of them without one). Every device passed counts as
-        tried, as it would looked at: a budget runs out where it would."""
+        tried, as if looked at: a budget runs out where it would."""
         if column is None:
             positions: Sequence[int] = range(first, len(pool.devices))
         else:
