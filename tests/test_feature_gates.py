@@ -517,3 +517,33 @@ def test_gated_fields_are_found_where_each_version_writes_them() -> None:
         ],
     }
     assert all(gated_fields(o, ALL_ON) == [] for o in load_text(EVERY_VERSION))
+
+
+VERBS = [
+    ["validate", "-f", "-"],
+    ["devices", "-f", "-"],
+    ["allocate", "-f", "-"],
+    ["explain", "-f", "-"],
+    ["admit", "-f", "-", "--node", "n"],
+    ["plan", "-f", "-"],
+    ["compare", "-f", "-"],
+    ["taints", "-f", "-"],
+    ["pools", "-f", "-"],
+    ["topology", "--from-sysfs"],
+    ["feature-gates"],
+]
+
+
+@pytest.mark.parametrize("verb", VERBS, ids=lambda v: v[0])
+def test_every_verb_takes_the_release_and_refuses_one_kubefit_does_not_carry(
+    verb: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    for argv in ([*verb, "--emulated-version", "1.99"], ["--emulated-version", "1.99", *verb]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (2, "")
+        assert err == (
+            "--emulated-version: emulation version 1.99 is not between [1.34, 1.37] (the releases whose "
+            "feature-gate defaults kubefit carries)\n"
+        )
+    code, _, err = run(capsys, *verb, "--feature-gates", "DRAAdminAccess=false")
+    assert code == 2 and "feature is locked to true" in err
