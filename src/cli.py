@@ -902,7 +902,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
-        _gates(args)  # every verb refuses a release or gates the component would (topology has no use for them)
+        # Every verb refuses a release or gates the component would refuse (topology has no use for them).
+        _gates(args)
         if argv is None:
             _OWN_PROCESS = True
             _tune_gc()
