@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from cluster_manifests import DRIVER, device_class, gpus, node, write
+from cluster_manifests import claim as gpu_claim
 
 from kubefit.cli import main
 from kubefit.errors import InputError, format_path
@@ -329,53 +330,21 @@ def test_setting_a_ga_gate_says_what_upstream_logs(
     ]
 
 
-CAPACITY_CLAIM = """
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: device.driver == "gpu.example.com"}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices:
-  - name: gpu-0
-    capacity:
-      memory: {value: 40Gi}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: shares, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: a
-      exactly:
-        deviceClassName: gpu
-        capacity: {requests: {memory: 10Gi}}
-    - name: b
-      firstAvailable:
-      - name: small
-        deviceClassName: gpu
-        capacity: {requests: {memory: 10Gi}}
-"""
+def _capacity_docs() -> list[dict[str, Any]]:
+    """One GPU with memory capacity, and a claim asking capacity of it in a request and a subrequest."""
+    claim = gpu_claim("shares")
+    request = {"deviceClassName": DRIVER, "capacity": {"requests": {"memory": "10Gi"}}}
+    claim["spec"]["devices"]["requests"] = [
+        {"name": "a", "exactly": request},
+        {"name": "b", "firstAvailable": [{"name": "small", **request}]},
+    ]
+    return [node(), device_class(), gpus(count=1, capacity={"memory": {"value": "40Gi"}}), claim]
 
 
 def _allocate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str
 ) -> tuple[int, dict[str, Any], str]:
-    path = tmp_path / "objects.yaml"
-    path.write_text(CAPACITY_CLAIM, encoding="utf-8")
+    path = write(tmp_path, _capacity_docs())
     code, out, err = run(capsys, *args, "allocate", "-f", str(path), "--claims", "shares", "-o", "json")
     return code, json.loads(out) if out.strip() else {}, err
 
@@ -426,13 +395,9 @@ def test_a_gate_switched_off_by_name_keeps_the_field_as_a_stored_object_has_it(
 def test_validate_reports_the_field_the_release_would_drop(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    docs = list(yaml.safe_load_all(CAPACITY_CLAIM))
-    docs[2]["spec"]["devices"][0]["attributes"] = {"links": {"ints": [1, 2]}}
-    path = tmp_path / "slice.yaml"
-    path.write_text(yaml.safe_dump_all(docs), encoding="utf-8")
+    path = write(tmp_path, [node(), device_class(), gpus(count=1, attributes={"links": {"ints": [1, 2]}})])
     code, out, _ = run(capsys, "validate", "-f", str(path), "-o", "json")
-    report = json.loads(out)
-    messages = [p["message"] for p in report["problems"]]
+    messages = [p["message"] for p in json.loads(out)["problems"]]
     # 1.37 has DRAListTypeAttributes off: the list is dropped, and what is left is no attribute value.
     assert any("DRAListTypeAttributes feature gate is off in Kubernetes 1.37" in m for m in messages)
     assert any("exactly one value must be specified" in m for m in messages)
