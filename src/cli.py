@@ -19,9 +19,9 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from . import __version__, background_validation
+from . import background_validation, gate_options
 from .errors import InputError, KubefitError, Problem
-from .features import ALL_ON, KNOWN_GATES, FeatureGates, parse_gates
+from .features import FeatureGates
 from .output import FORMATS, default_format, emit, table
 from .translate import json_child
 
@@ -57,13 +57,7 @@ def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -
             else ""
         ),
     )
-    parser.add_argument(
-        "--feature-gates",
-        action="append",
-        default=[],
-        metavar="Name=bool,...",
-        help="Kubernetes feature gates (every gate is on unless set to false)",
-    )
+    gate_options.add_options(parser)
     parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
 
 
@@ -125,7 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="kubefit",
         description="Exact answers, with reasons, to Kubernetes resource-allocation questions.",
     )
-    parser.add_argument("--version", action="version", version=f"kubefit {__version__}")
+    parser.add_argument(
+        "--version", action=gate_options.VersionAction, nargs=0, help="print the version and exit"
+    )
+    gate_options.add_options(parser, top_level=True)
     parser.add_argument("-v", "--verbose", action="count", default=0, help="log to stderr (-vv for debug)")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
 
@@ -289,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--from-cadvisor", metavar="FILE", help="the kubelet's /spec machine info (JSON)")
     p.add_argument("--name", help="metadata.name of the NodeTopology (default: the host name)")
     p.add_argument("-o", "--output", choices=FORMATS, help="output format (yaml unless json)")
+    gate_options.add_options(p)  # accepted as on every verb: a machine's topology has no gates
     p.set_defaults(run=cmd_topology)
 
     p = verbs.add_parser(
@@ -354,8 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_pools)
 
-    p = verbs.add_parser("feature-gates", help="list the feature gates kubefit honours")
-    p.set_defaults(run=cmd_feature_gates)
+    gate_options.add_verb(verbs)
     return parser
 
 
@@ -363,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _gates(args: argparse.Namespace) -> FeatureGates:
-    return parse_gates(args.feature_gates) if getattr(args, "feature_gates", None) else ALL_ON
+    return gate_options.gates_of(args)
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -424,6 +421,7 @@ def load_valid(
     it is a warning, and --strict makes it an error). In a process of its own, a large input is
     validated in a child while the verb goes on: the verb calls `background_validation.settle`
     before it shows anything."""
+    from .translate import disabled_fields
     from .translate.loader import load
 
     try:
@@ -431,8 +429,11 @@ def load_valid(
     except BaseException:
         json_child.finish()
         raise
-    # The files are read: the child that read them goes on only to validate these very objects.
-    then = _after_reading
+    gated, dropped = disabled_fields.apply(objects, gates, args.strict)
+    objects.warnings += gated
+    # The files are read: the child that read them goes on only to validate these very objects (not
+    # when some were read again without fields their gates drop: they are validated here).
+    then = _after_reading if not dropped else None
     reading = json_child.after(then if then and then.matches(args.filename, args.strict, gates) else None)
     if _OWN_PROCESS:
         gc.freeze()  # what was loaded lives until the end: keep the collector from scanning it again
@@ -474,6 +475,7 @@ def _api_problems(problems: list[Problem], args: argparse.Namespace, api_problem
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from .translate import disabled_fields
     from .translate.loader import load
     from .translate.validation.run import validate_objects
 
@@ -482,8 +484,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     objects: Any = []
     try:
         loaded = load(args.filename, strict=args.strict)
+        gated, _ = disabled_fields.apply(loaded, gates, args.strict)
         objects = list(loaded)
-        warnings = loaded.warnings
+        warnings = loaded.warnings + gated
         problems = validate_objects(loaded, gates)
     except InputError as e:
         warnings, problems = [], e.problems
@@ -861,12 +864,6 @@ def cmd_pools(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_feature_gates(args: argparse.Namespace) -> int:
-    rows = [[name, "true", what] for name, what in KNOWN_GATES.items()]
-    sys.stdout.write(table(["GATE", "DEFAULT", "GOVERNS"], rows))
-    return EXIT_OK
-
-
 # --- entry point ----------------------------------------------------------------------------------------
 
 
@@ -905,6 +902,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
+        # Every verb refuses a release or gates the component would refuse (topology has no use for them).
+        _gates(args)
         if argv is None:
             _OWN_PROCESS = True
             _tune_gc()

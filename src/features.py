@@ -1,34 +1,45 @@
-"""Kubernetes feature gates kubefit honours. Every gate is on unless switched off."""
+"""Kubernetes feature gates kubefit honours, as a Kubernetes release sets them.
+
+A run emulates one release (`--emulated-version`, kube-scheduler's flag; the newest release kubefit
+carries by default): every gate defaults as that release has it (gate_specs, read from upstream), and
+`--feature-gates` changes them the way upstream's featuregate package does: AllAlpha / AllBeta set every
+alpha / beta gate not named explicitly, a locked gate cannot be set to another value, a gate the release
+does not have cannot be set at all, and a gate may be on only while the gates it depends on are.
+
+FeatureGates answers `enabled(gate)`; a FeatureGates made by hand (ALL_ON, or from a set of disabled
+gates) has every gate on unless it lists it, as the upstream test suites run.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .errors import InputError
+from .errors import InputError, Problem
+from .gate_specs import DEPENDENCIES, PREVIEW, RELEASES, REMOVED, SPECS, Spec
 
-# Gate name -> what it governs (for `--help` and error messages).
+# Gate name -> what kubefit does with it.
 KNOWN_GATES: dict[str, str] = {
-    "DynamicResourceAllocation": "DRA as a whole",
-    "DRAAdminAccess": "adminAccess requests",
-    "DRAPrioritizedList": "firstAvailable subrequests",
-    "DRAPartitionableDevices": "shared counters and per-device node selection",
-    "DRADeviceTaints": "device taints and tolerations",
-    "DRADeviceTaintRules": "DeviceTaintRule objects",
-    "DRADeviceBindingConditions": "binding conditions",
-    "DRAResourceClaimDeviceStatus": "device status in claims",
-    "DRAConsumableCapacity": "multi-allocatable devices and capacity requests",
-    "DRAListTypeAttributes": "list-typed device attributes",
-    "DRADeviceCompatibilityGroups": "compatibility groups of counter consumers",
+    "DynamicResourceAllocation": "DRA as a whole: off, pods with claims are not scheduled by DRA",
+    "DRAAdminAccess": "adminAccess requests (off: the allocator refuses them)",
+    "DRAPrioritizedList": "firstAvailable subrequests (off: the allocator refuses them)",
+    "DRAPartitionableDevices": "shared counters and per-device node selection (off: such devices skipped)",
+    "DRADeviceTaints": "device taints and claim tolerations (off: both ignored)",
+    "DRADeviceTaintRules": "DeviceTaintRule objects (off: ignored)",
+    "DRADeviceBindingConditions": "binding conditions (off, or its status gate off: such devices skipped)",
+    "DRAResourceClaimDeviceStatus": "device status in claims; binding conditions need it",
+    "DRAConsumableCapacity": "multi-allocatable devices and capacity requests (off: requests refused)",
+    "DRAListTypeAttributes": "list-typed device attributes (off: CEL and constraints cannot use them)",
+    "DRADeviceCompatibilityGroups": "compatibility groups of counter consumers (off: grouped pools skipped)",
     "DRADerivedAttributes": "derived attributes in requests",
-    "DRAOptionalNodeOperations": "skipNodeOperations",
+    "DRAOptionalNodeOperations": "skipNodeOperations on devices",
     "DRAFractionalCapacityRange": "fractional capacity request policies",
-    "DRASharedConsumableCapacity": "counters consumed from capacity requests",
     "DRAExtendedResource": "extended resources backed by DRA",
     "DRANodeAllocatableResources": "node-allocatable resources mapped from devices",
-    "DRASchedulerFilterTimeout": "the scheduler's per-node filter timeout",
-    "GenericWorkload": "PodGroup objects",
-    "GangScheduling": "gang scheduling of pod groups",
+    "DRASchedulerFilterTimeout": "the DynamicResources plugin's default filterTimeout",
+    "DRAPreemption": "preemption frees the victims' DRA devices (KEP-5690)",
+    "GenericWorkload": "PodGroup objects and, from 1.37, gang scheduling",
+    "GangScheduling": "gang scheduling of pod groups (with GenericWorkload; merged into it in 1.37)",
     "DRAWorkloadResourceClaims": "ResourceClaims of PodGroups, shared by their pods",
     "CPUManagerPolicyOptions": "CPU manager policy options",
     "CPUManagerPolicyBetaOptions": "beta CPU manager options",
@@ -41,17 +52,26 @@ KNOWN_GATES: dict[str, str] = {
     "PodLevelResourceManagers": "pod-level resource managers",
     "InPlacePodVerticalScalingExclusiveCPUs": "resizing exclusive CPUs in place",
     "SidecarContainers": "restartable init containers",
+    "StorageCapacityScoring": "VolumeBinding's default scoring shape",
 }
 
-_TRUE = {"true", "1", "yes", "on"}
-_FALSE = {"false", "0", "no", "off"}
+# Upstream's meta-gates (featuregate.allAlphaGate / allBetaGate).
+ALL_ALPHA, ALL_BETA = "AllAlpha", "AllBeta"
+META_GATES = {ALL_ALPHA: "ALPHA", ALL_BETA: "BETA"}
+
+NEWEST_RELEASE = RELEASES[-1]
+OLDEST_RELEASE = RELEASES[0]
+PRE_ALPHA = ""  # the stage of a gate a release does not have
 
 
 @dataclass(frozen=True)
 class FeatureGates:
-    """The gates switched off (everything else is on)."""
+    """The gates that are off. `emulated` names the release whose defaults they are ("" when made by
+    hand: every gate not listed is on); `explicit` the gates the user set by name."""
 
     disabled: frozenset[str] = field(default_factory=frozenset)
+    emulated: str = ""
+    explicit: frozenset[str] = field(default_factory=frozenset)
 
     def enabled(self, gate: str) -> bool:
         return gate not in self.disabled
@@ -63,31 +83,198 @@ class FeatureGates:
                 disabled.discard(gate)
             else:
                 disabled.add(gate)
-        return FeatureGates(frozenset(disabled))
+        return FeatureGates(frozenset(disabled), self.emulated, self.explicit | frozenset(values))
 
     def as_dict(self) -> dict[str, bool]:
         return {gate: gate not in self.disabled for gate in KNOWN_GATES}
 
+    @property
+    def release(self) -> str:
+        """The release whose behaviour these gates give (the newest for hand-made gates)."""
+        return self.emulated or NEWEST_RELEASE
 
-ALL_ON = FeatureGates()
+
+# Every gate on, as upstream's own test suites and the scenario cases assume (AllAlpha and AllBeta on at
+# the newest release); gates no release has yet stay off.
+ALL_ON = FeatureGates(frozenset(PREVIEW))
 
 
-def parse_gates(specs: Iterable[str], source: str = "--feature-gates") -> FeatureGates:
-    """`Name=true,Other=false` (possibly repeated) -> FeatureGates; unknown names are errors."""
+def _minor(version: str) -> int:
+    return int(version.split(".")[1])
+
+
+def previous(version: str) -> str:
+    """One minor release before (the default --min-compatibility-version)."""
+    major, minor = version.split(".")
+    return f"{major}.{int(minor) - 1}"
+
+
+def removal(gate: str, version: str) -> str | None:
+    """The release that removed `gate`, if `version` no longer has it."""
+    removed = REMOVED.get(gate)
+    return removed.release if removed and _minor(version) >= _minor(removed.release) else None
+
+
+def spec_at(gate: str, version: str, min_compatibility: str | None = None) -> Spec | None:
+    """featureSpecAtEmulationAndMinCompatVersion: the newest spec at or before `version` whose min
+    compatibility version the component meets; None when the release does not have the gate yet."""
+    floor = _minor(min_compatibility or previous(version))
+    for spec in reversed(SPECS[gate]):
+        if _minor(spec.version) > _minor(version):
+            continue
+        if spec.min_compatibility and floor < _minor(spec.min_compatibility):
+            continue
+        return spec
+    return None
+
+
+def stage_at(gate: str, version: str) -> str:
+    spec = spec_at(gate, version)
+    return spec.stage if spec is not None else PRE_ALPHA
+
+
+def check_version(version: str, source: str = "--emulated-version") -> str:
+    """`version` as major.minor if kubefit carries that release, else bad input (upstream's words)."""
+    parts = version.strip().lstrip("v").split(".")
+    if len(parts) < 2 or not all(p.isdigit() for p in parts[:2]):
+        raise InputError(f"{source}: {version!r}: expected a Kubernetes release as major.minor, e.g. 1.35")
+    text = f"{int(parts[0])}.{int(parts[1])}"
+    if text not in RELEASES:
+        raise InputError(
+            f"{source}: emulation version {text} is not between [{OLDEST_RELEASE}, {NEWEST_RELEASE}] "
+            "(the releases whose feature-gate defaults kubefit carries)"
+        )
+    return text
+
+
+def split_gates(specs: Iterable[str], source: str = "--feature-gates") -> dict[str, bool]:
+    """`Name=true,Other=false` (possibly repeated) -> values, parsed as featureGate.Set does."""
     values: dict[str, bool] = {}
     for spec in specs:
         for item in spec.split(","):
-            item = item.strip()
             if not item:
                 continue
             name, sep, text = item.partition("=")
             name = name.strip()
             if not sep:
-                raise InputError(f"{source}: {item!r}: expected Name=true|false")
-            if name not in KNOWN_GATES:
-                raise InputError(f"{source}: unrecognized feature gate: {name}")
-            text = text.strip().lower()
-            if text not in _TRUE | _FALSE:
-                raise InputError(f"{source}: {name}: invalid value {text!r} (expected true or false)")
-            values[name] = text in _TRUE
-    return ALL_ON.with_values(values)
+                raise InputError(f"{source}: missing bool value for {name}")
+            text = text.strip()
+            value = _parse_bool(text)
+            if value is None:
+                raise InputError(
+                    f'{source}: invalid value of {name}={text}, err: strconv.ParseBool: parsing "{text}": '
+                    "invalid syntax"
+                )
+            values[name] = value
+    return values
+
+
+def _parse_bool(text: str) -> bool | None:
+    """strconv.ParseBool."""
+    if text in ("1", "t", "T", "TRUE", "true", "True"):
+        return True
+    if text in ("0", "f", "F", "FALSE", "false", "False"):
+        return False
+    return None
+
+
+def release_gates(
+    values: Mapping[str, bool] | None = None,
+    version: str = NEWEST_RELEASE,
+    source: str = "--feature-gates",
+    warnings: list[str] | None = None,
+) -> FeatureGates:
+    """The gates of `version` with `values` set as featureGate.SetFromMap sets them; what it refuses is
+    bad input, what it logs goes to `warnings`."""
+    values = dict(values or {})
+    explicit = {k: v for k, v in values.items() if k not in META_GATES}
+    problems: list[str] = []
+    for name, value in explicit.items():
+        problem = _refusal(name, value, version)
+        if problem and problem.startswith("unrecognized"):
+            raise InputError(f"{source}: {problem}")  # upstream stops at the first unknown name
+        if problem:
+            problems.append(problem)
+        elif warnings is not None:
+            warnings.extend(_setting_notes(name, value, version))
+    if problems:
+        raise InputError([Problem(f"{source}: {p}") for p in problems])
+    on = _resolve(explicit, {m: values[m] for m in META_GATES if m in values}, version)
+    broken = _dependency_problems(on)
+    if broken:
+        raise InputError([Problem(f"{source}: {p}") for p in broken])
+    disabled = frozenset(g for g, v in on.items() if not v)
+    return FeatureGates(disabled, version, frozenset(explicit))
+
+
+def _refusal(name: str, value: bool, version: str) -> str | None:
+    if name not in SPECS or removal(name, version):
+        return f"unrecognized feature gate: {name}"
+    spec = spec_at(name, version)
+    if spec is None:
+        if name in PREVIEW:
+            return None
+        return (
+            f"cannot set feature gate {name} to {str(value).lower()}, feature is PreAlpha at emulated "
+            f"version {version}, min compatibility version {previous(version)}"
+        )
+    if spec.locked and spec.default != value:
+        return (
+            f"cannot set feature gate {name} to {str(value).lower()}, feature is locked to "
+            f"{str(spec.default).lower()}"
+        )
+    return None
+
+
+def _setting_notes(name: str, value: bool, version: str) -> list[str]:
+    spec = spec_at(name, version)
+    on = str(value).lower()
+    if spec is None:
+        return [f"{name} is not in Kubernetes {version} ({PREVIEW[name]}); kubefit previews it"]
+    if spec.stage == "DEPRECATED":
+        return [f"Setting deprecated feature gate {name}={on}. It will be removed in a future release."]
+    if spec.stage == "GA":
+        return [f"Setting GA feature gate {name}={on}. It will be removed in a future release."]
+    return []
+
+
+def _resolve(explicit: Mapping[str, bool], meta: Mapping[str, bool], version: str) -> dict[str, bool]:
+    """Every gate's value: named explicitly, else set by AllAlpha / AllBeta for its stage (a locked gate
+    included, as setUnsetAlphaGates does), else the release's default; a removed gate follows the gate it
+    was merged into, or is on."""
+    values: dict[str, bool] = {}
+    for gate in SPECS:
+        if removal(gate, version):
+            continue
+        spec = spec_at(gate, version)
+        if gate in explicit:
+            values[gate] = explicit[gate]
+        elif spec is None:
+            values[gate] = False
+        else:
+            by_meta = [v for m, v in meta.items() if META_GATES[m] == spec.stage]
+            values[gate] = by_meta[0] if by_meta else spec.default
+    for gate in SPECS:
+        gone = REMOVED.get(gate)
+        if gone and removal(gate, version):
+            values[gate] = values[gone.merged_into] if gone.merged_into else True
+    return values
+
+
+def _dependency_problems(on: Mapping[str, bool]) -> list[str]:
+    out = []
+    for gate in sorted(DEPENDENCIES):
+        if gate not in on or not on[gate]:
+            continue
+        off = [dep for dep in DEPENDENCIES[gate] if not on.get(dep, False)]
+        if off:
+            out.append(f"{gate} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
+    return out
+
+
+def parse_gates(
+    specs: Iterable[str], source: str = "--feature-gates", version: str | None = None
+) -> FeatureGates:
+    """`Name=true,Other=false` (possibly repeated) -> the gates of `version` (the newest release kubefit
+    carries) with those set; unknown names, locked gates and broken dependencies are errors."""
+    return release_gates(split_gates(specs, source), version or NEWEST_RELEASE, source)

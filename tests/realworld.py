@@ -16,6 +16,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -40,8 +41,18 @@ def _key(doc: dict[str, Any]) -> Key:
 
 
 def _gates(expect: dict[str, Any]) -> str:
+    """The gates the demo's set-up enables (its kind cluster config), on the release it runs."""
     gates = (expect.get("setup") or {}).get("featureGates") or {}
     return ",".join(f"{k}={str(v).lower()}" for k, v in sorted(gates.items()))
+
+
+def kind_release(root: Path = CORPUS) -> str:
+    """The Kubernetes release of the demo's kind node image (`kindest/node vX.Y.Z`, as the corpus's
+    README records the demo scripts' choice)."""
+    found = re.search(r"kindest/node v(\d+)\.(\d+)", (root / "README.md").read_text(encoding="utf-8"))
+    if found is None:
+        raise RuntimeError(f"{root / 'README.md'} names no kindest/node image")
+    return f"{found.group(1)}.{found.group(2)}"
 
 
 def _allocate(state: dict[Key, dict[str, Any]], engine: str, gates: str) -> tuple[int, dict[str, Any]]:
@@ -49,7 +60,17 @@ def _allocate(state: dict[Key, dict[str, Any]], engine: str, gates: str) -> tupl
         path = os.path.join(tmp, "cluster-state.yaml")
         with open(path, "w", encoding="utf-8") as f:
             yaml.safe_dump_all(list(state.values()), f, sort_keys=False)
-        argv = ["allocate", "-f", path, "--engine", engine, "-o", "json"]
+        argv = [
+            "allocate",
+            "-f",
+            path,
+            "--engine",
+            engine,
+            "-o",
+            "json",
+            "--emulated-version",
+            kind_release(),
+        ]
         if gates:
             argv += ["--feature-gates", gates]
         out, err = io.StringIO(), io.StringIO()

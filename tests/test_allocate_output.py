@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from gate_support import gate_args
 from golden import check_golden
 
 from kubefit.cli import main
@@ -30,7 +31,8 @@ CASES = [
     (
         "allocate-gpu-mig-one-node-no-prioritized-list",
         ["examples/gpu-mig"],
-        ["--node", "gpu-node-2", "--feature-gates", "DRAPrioritizedList=false"],
+        # The gate is locked on from 1.37: 1.36 is the newest release that can switch it off.
+        ["--node", "gpu-node-2", "--emulated-version", "1.36", "--feature-gates", "DRAPrioritizedList=false"],
     ),
     ("allocate-unsatisfiable-claims", ["tests/data/allocate/unsatisfiable.yaml"], []),
     ("allocate-preemption", ["examples/preemption"], []),
@@ -104,9 +106,7 @@ def _inputs() -> list[Any]:
             args = ["--node", spec["node"]]
             if spec.get("claims"):
                 args += ["--claims", ",".join(spec["claims"])]
-            gates = spec.get("featureGates") or {}
-            if gates:
-                args += ["--feature-gates", ",".join(f"{k}={str(v).lower()}" for k, v in gates.items())]
+            args += gate_args(spec.get("featureGates"))
             out.append(pytest.param([case / "objects.yaml"], args, id=case.name))
     return out
 

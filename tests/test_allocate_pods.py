@@ -22,6 +22,7 @@ from cluster_manifests import (
     pod,
     template,
 )
+from gate_support import EVERY_GATE
 
 BASE = [node(), device_class(), gpus(count=2), template()]
 
@@ -164,11 +165,11 @@ def test_devices_mapped_to_node_cpus_count_against_the_node(tmp_path: Path) -> N
     small = node("node-1", allocatable={"cpu": "6", "pods": "10"})
     slice_ = gpus(count=2, nodeAllocatableResources={"cpu": {"mapping": {"deviceMultiplier": "4"}}})
     docs = [small, device_class(), slice_, template(count=1)]
-    code, result, _ = allocate(tmp_path, [*docs, pod("one", requests={"cpu": "1"})])
+    code, result, _ = allocate(tmp_path, [*docs, pod("one", requests={"cpu": "1"})], *EVERY_GATE)
     assert code == 0
     status = items(result, "Pod")["one"]["status"]["nodeAllocatableResourceClaimStatuses"]
     assert status[0]["mapping"] == [{"name": "cpu", "quantity": "4"}]
-    code, result, _ = allocate(tmp_path, [*docs, pod("two", requests={"cpu": "3"})])
+    code, result, _ = allocate(tmp_path, [*docs, pod("two", requests={"cpu": "3"})], *EVERY_GATE)
     assert code == 1 and events(result) == [
         "0/1 nodes are available: 1 Insufficient cpu." + NO_VICTIMS.format(dra=STILL, n=1)
     ]
@@ -196,7 +197,7 @@ def _member(name: str, group: str) -> dict[str, Any]:
 
 def test_a_gang_binds_all_its_pods_or_none(tmp_path: Path) -> None:
     docs = [*BASE, _group("trainers", 3), *(_member(f"t{i}", "trainers") for i in range(3)), pod("other")]
-    code, result, _ = allocate(tmp_path, docs)
+    code, result, _ = allocate(tmp_path, docs, *EVERY_GATE)
     assert code == 1
     assert [node_of(result, f"t{i}") for i in range(3)] == [None, None, None]
     # what the gang could not use goes to the next pod
@@ -205,13 +206,13 @@ def test_a_gang_binds_all_its_pods_or_none(tmp_path: Path) -> None:
         'pod group "default/trainers" needs 3 pods placed together and only 2 fit'
     )
     code, result, _ = allocate(
-        tmp_path, [*BASE, _group("pair", 2), _member("a", "pair"), _member("b", "pair")]
+        tmp_path, [*BASE, _group("pair", 2), _member("a", "pair"), _member("b", "pair")], *EVERY_GATE
     )
     assert code == 0 and devices_of(result, "a") == ["gpu-0"] and devices_of(result, "b") == ["gpu-1"]
 
 
 def test_a_gang_waits_for_its_minimum_number_of_pods(tmp_path: Path) -> None:
-    code, result, _ = allocate(tmp_path, [*BASE, _group("trio", 3), _member("only", "trio")])
+    code, result, _ = allocate(tmp_path, [*BASE, _group("trio", 3), _member("only", "trio")], *EVERY_GATE)
     assert code == 1 and node_of(result, "only") is None
     assert "has 1 of the 3 pods its gang policy waits for" in events(result)[0]
 
@@ -219,7 +220,9 @@ def test_a_gang_waits_for_its_minimum_number_of_pods(tmp_path: Path) -> None:
 def test_podgroup_claims_are_shared_by_the_pods_that_name_them(tmp_path: Path) -> None:
     group = _group("team", 2)
     group["spec"]["resourceClaims"] = [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]
-    code, result, _ = allocate(tmp_path, [*BASE, group, _member("a", "team"), _member("b", "team")])
+    code, result, _ = allocate(
+        tmp_path, [*BASE, group, _member("a", "team"), _member("b", "team")], *EVERY_GATE
+    )
     assert code == 0
     assert devices_of(result, "a") == devices_of(result, "b") == ["gpu-0"]
     (generated,) = items(result, "ResourceClaim").values()

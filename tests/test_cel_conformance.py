@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 import yaml
+from gate_support import gate_args
 
 from kubefit.cli import main
 from kubefit.errors import CelRuntimeError
-from kubefit.features import parse_gates
+from kubefit.features import ALL_ON, FeatureGates
 from kubefit.translate.cel.environment import NEW, STORED
 from kubefit.translate.cel.selector import AttributeValue, DeviceInput, Selector
 from kubefit.translate.validation.run import cel_features
@@ -23,9 +24,9 @@ CASES: list[dict[str, Any]] = yaml.safe_load(
 DRIVER = "dra.example.com"
 
 
-def gate_args(case: dict[str, Any]) -> list[str]:
-    gates = case.get("gates") or {}
-    return [f"{k}={str(v).lower()}" for k, v in gates.items()]
+def gates_of(case: dict[str, Any]) -> FeatureGates:
+    """Every gate on but the case's (as upstream's CEL tests switch one feature at a time)."""
+    return ALL_ON.with_values(case.get("gates") or {})
 
 
 def device_of(case: dict[str, Any]) -> DeviceInput:
@@ -44,7 +45,7 @@ def test_the_table_is_well_formed() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_selector_gives_the_upstream_answer(case: dict[str, Any]) -> None:
-    features = cel_features(parse_gates(gate_args(case)))
+    features = cel_features(gates_of(case))
     selector = Selector(case["expression"], features, NEW if case.get("env") == "new" else STORED)
     if "compileError" in case:
         assert selector.error is not None, "expected a compile error"
@@ -92,8 +93,7 @@ def test_kubefit_devices_gives_the_same_answer(
     path = tmp_path / "slice.yaml"
     path.write_text(slice_yaml(case))
     argv = ["devices", "-f", str(path), "--selector", case["expression"], "-o", "json"]
-    if case.get("gates"):
-        argv += ["--feature-gates", ",".join(gate_args(case))]
+    argv += gate_args(case.get("gates"))
     code = main(argv)
     out, err = capsys.readouterr()
     expected_input_error = case.get("cliError") or case.get("compileError")

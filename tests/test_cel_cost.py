@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gate_support import EVERY_GATE
 
 from kubefit.cli import main
 from kubefit.errors import CelRuntimeError
@@ -252,7 +253,9 @@ spec:
   - {{name: gpu, resourceClaimName: claim}}
 """
     )
-    code = main(["allocate", "-f", str(tmp_path / "cluster.yaml"), "-o", "table"])
+    code = main(
+        ["allocate", "-f", str(tmp_path / "cluster.yaml"), "-o", "table", *EVERY_GATE]
+    )  # list attributes
     out = capsys.readouterr().out
     assert code == 1
     assert (

@@ -71,13 +71,14 @@ def test_version_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0
-    assert capsys.readouterr().out.strip() == f"kubefit {__version__}"
+    out = capsys.readouterr().out.strip()
+    assert out.startswith(f"kubefit {__version__} (Kubernetes 1.37 feature-gate defaults")
 
 
 def test_python_dash_m_kubefit_runs_the_command_line() -> None:
     done = subprocess.run([sys.executable, "-m", "kubefit", "--version"], capture_output=True, text=True)
     assert done.returncode == 0
-    assert done.stdout.strip() == f"kubefit {__version__}"
+    assert done.stdout.startswith(f"kubefit {__version__} (Kubernetes ")
 
 
 def test_every_bundled_example_is_valid(capsys: pytest.CaptureFixture[str]) -> None:

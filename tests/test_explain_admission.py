@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from gate_support import EVERY_GATE
 from golden import check_golden
 
 from kubefit.cli import main
@@ -250,7 +251,7 @@ spec:
     topology = (HERE / "data" / "topologies" / "topoDualSocketHT.yaml").read_text(encoding="utf-8")
     path = tmp_path / "objects.yaml"
     path.write_text(topology + config + pod, encoding="utf-8")
-    code, text = run("explain", "-f", str(path), "--node", "node-1", "-o", "json")
+    code, text = run("explain", "-f", str(path), "--node", "node-1", "-o", "json", *EVERY_GATE)
     assert code == 1
     (item,) = json.loads(text)["items"]
     assert item["reason"] == "EmptyPodSharedPoolError"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gate_support import EVERY_GATE
 from golden import check_golden
 
 from kubefit.cli import main
@@ -37,10 +38,16 @@ def explanation(name: str, *extra: str) -> tuple[int, dict[str, Any]]:
     return code, json.loads(text)
 
 
+# Inputs using features no release has on by default.
+ALPHA_INPUTS = {"compatibility-groups": EVERY_GATE}
+
+
 @pytest.mark.parametrize("name", INPUTS)
 def test_explain_text_is_golden(name: str) -> None:
-    code, text = run("explain", "-f", str(DATA / f"{name}.yaml"), "-o", "table")
-    got = f"# kubefit explain -f tests/data/explain/{name}.yaml -o table\n# exit {code}\n{text}"
+    gates = list(ALPHA_INPUTS.get(name, ()))
+    code, text = run("explain", "-f", str(DATA / f"{name}.yaml"), "-o", "table", *gates)
+    command = " ".join(["kubefit explain -f", f"tests/data/explain/{name}.yaml", "-o table", *gates])
+    got = f"# {command}\n# exit {code}\n{text}"
     golden = GOLDEN / f"explain-{name}.txt"
     check_golden(golden, got)
 

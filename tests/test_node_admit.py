@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from gate_support import EVERY_GATE
 from golden import check_golden
 
 from kubefit.cli import main
@@ -225,7 +226,7 @@ spec:
 """
     config = "cpuManagerPolicy: static\ntopologyManagerPolicy: best-effort\ntopologyManagerScope: pod\n"
     path = write(tmp_path, machine("topoDualSocketHT"), kubelet(config), text)
-    code, out, _ = run("admit", "-f", path, "--node", "node-1", "--pod", "p", "-o", "json")
+    code, out, _ = run("admit", "-f", path, "--node", "node-1", "--pod", "p", "-o", "json", *EVERY_GATE)
     doc = json.loads(out)
     assert code == 1
     assert doc["reason"] == "EmptyPodSharedPoolError"
@@ -305,18 +306,20 @@ def test_cpsat_admits_with_the_kubelets_rules_and_says_what_it_proved(tmp_path: 
     assert [i["numaAffinity"] for i in doc["items"][:2]] == [[0], [1]]
 
 
-def test_alpha_cpu_options_need_their_feature_gate() -> None:
+def test_alpha_cpu_options_need_their_feature_gate(tmp_path: Path) -> None:
     case = CASES / "spread-2-cpus-dual-socket-ht" / "objects.yaml"
-    code, out, err = run(
-        "admit",
-        "-f",
-        str(case),
-        "--node",
-        "node-1",
-        "--pod",
-        "test-pod",
-        "--feature-gates",
-        "CPUManagerPolicyAlphaOptions=false",
-    )
+    args = ["admit", "--node", "node-1", "--pod", "test-pod", "-o", "json"]
+    # Off (alpha) in every release kubefit carries: the kubelet refuses the option.
+    code, out, err = run(*args, "-f", str(case))
     assert code == 2 and out == ""
     assert "distribute-cpus-across-cores" in err and "CPUManagerPolicyAlphaOptions" in err
+    assert run(*args, "-f", str(case), "--feature-gates", "CPUManagerPolicyAlphaOptions=true")[0] in (0, 1)
+    # The kubelet's own featureGates win over the cluster's.
+    docs = list(yaml.safe_load_all(case.read_text(encoding="utf-8")))
+    for doc in docs:
+        if doc and doc.get("kind") == "KubeletConfiguration":
+            doc["featureGates"] = {"CPUManagerPolicyAlphaOptions": True}
+    path = tmp_path / "objects.yaml"
+    path.write_text(yaml.safe_dump_all(docs), encoding="utf-8")
+    assert run(*args, "-f", str(path))[0] in (0, 1)
+    assert run(*args, "-f", str(path), "--feature-gates", "CPUManagerPolicyAlphaOptions=false")[0] in (0, 1)

@@ -19,6 +19,7 @@ import yaml
 from cluster_manifests import device_class, gpus
 from cluster_manifests import pod as gpu_pod
 from cluster_manifests import template as one_gpu_template
+from gate_support import EVERY_GATE
 from test_plan import (
     GANGS,
     GpuState,
@@ -280,7 +281,7 @@ def test_every_pod_left_pending_on_a_generated_cluster_gets_the_schedulers_fit_e
 
 def test_a_gang_left_pending_is_told_why_not_that_it_would_fit(tmp_path: Path) -> None:
     case = GANGS["three whole GPUs asked of two: none of the gang is placed, the 1g beside it is"]
-    done = plan_json(write(tmp_path, case.docs))
+    done = plan_json(write(tmp_path, case.docs), *EVERY_GATE)
     assert done.code == 1
     messages = events(done.doc)
     assert set(messages) == set(case.gang)

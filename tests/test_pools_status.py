@@ -16,7 +16,7 @@ from benchmark_modules import benchmark_module
 from kubernetes.client.models import V1alpha3ResourcePoolStatusRequest
 from test_pools_allocatable import brute_force
 
-from kubefit.features import ALL_ON, parse_gates
+from kubefit.features import ALL_ON, split_gates
 from kubefit.solver.pools import PoolRequest, report, statuses
 from kubefit.solver.pools.gather import pools
 from kubefit.solver.pools.status import PoolStatus
@@ -90,7 +90,7 @@ def rule(name: str, effect: str, **selector: str) -> Doc:
 
 def answer(docs: list[Doc], request: PoolRequest | None = None, gates: str = "") -> list[PoolStatus]:
     objects = load_text(yaml.safe_dump_all(docs))
-    found, _ = statuses(objects, parse_gates([gates]) if gates else ALL_ON, request or PoolRequest())
+    found, _ = statuses(objects, ALL_ON.with_values(split_gates([gates])), request or PoolRequest())
     return found
 
 

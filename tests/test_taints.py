@@ -677,7 +677,10 @@ def test_without_device_taint_rules_the_controller_ignores_rules_but_not_slice_t
 def test_without_device_taints_the_controller_does_not_run(tmp_path: Path) -> None:
     tainted = {"gpu-0": [{"key": "example.com/xid", "effect": "NoExecute", "timeAdded": T0}]}
     code, result, _ = taints(
-        tmp_path, [slice_(taints=tainted), *used("a"), BROKEN], "--feature-gates", "DRADeviceTaints=false"
+        tmp_path,
+        [slice_(taints=tainted), *used("a"), BROKEN],
+        "--feature-gates",
+        "DRADeviceTaints=false,DRADeviceTaintRules=false",  # rules depend on taints
     )
     assert [i["kind"] for i in result["items"]] == ["DeviceTaintRule"] and "status" not in result["items"][0]
     assert code == 0

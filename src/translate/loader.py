@@ -318,6 +318,13 @@ def _object(
     return obj
 
 
+def remade(obj: KubeObject, data: dict[str, Any], strict: bool) -> tuple[KubeObject | None, list[Problem]]:
+    """`obj` read again from `data`, a changed copy of what it was read from (same file and line)."""
+    problems = ProblemList()
+    made = _object(data, obj.file, obj.line, problems, strict)
+    return made, problems.items
+
+
 def _lazy_slice(
     info: kinds.KindInfo, data: dict[str, Any], file: str, line: int, ref: str, strict: bool, api_version: str
 ) -> LazySlice | None:

@@ -28,7 +28,8 @@ def _bytes(values: dict[str, str], name: str) -> int:
 
 
 def _enabled(gates: FeatureGates, cfg: KubeletConfiguration, gate: str) -> bool:
-    return gates.enabled(gate) and cfg.feature_gates.get(gate, True)
+    """The kubelet's gate: its configuration's featureGates, else the cluster's (--feature-gates)."""
+    return cfg.feature_gates.get(gate, gates.enabled(gate))
 
 
 def policy_of(cfg: KubeletConfiguration, gates: FeatureGates) -> KubeletPolicy:

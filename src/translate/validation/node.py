@@ -108,7 +108,7 @@ def validate_kubelet_configuration(cfg: KubeletConfiguration, ctx: ValidationCon
         gate = CPU_OPTIONS.get(name)
         if gate is None:
             errors.append(FieldError(path, f'Unsupported value: "{name}": unknown CPU manager policy option'))
-        elif not ctx.feature_enabled(gate):
+        elif not cfg.feature_gates.get(gate, ctx.feature_enabled(gate)):  # the kubelet's own gates win
             errors.append(FieldError(path, f'Forbidden: option "{name}" requires feature gate {gate}'))
         if value.strip().lower() not in ("true", "false"):
             errors.append(FieldError(path, f'Invalid value: "{value}": must be "true" or "false"'))
