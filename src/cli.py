@@ -62,7 +62,7 @@ def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -
         action="append",
         default=[],
         metavar="Name=bool,...",
-        help="Kubernetes feature gates (every gate is on unless set to false)",
+        help="Kubernetes feature gates (every gate is on unless set to false, but DRAPreemption is off)",
     )
     parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
 
@@ -730,12 +730,17 @@ def _bound_pods(args: argparse.Namespace, objects: Any, gates: FeatureGates) -> 
 
 
 def allocation_table(built: Any, solution: Any, summaries: dict[int, str] | None = None) -> str:
+    from .solver.cluster.report import evictions
     from .solver.render import with_summary
 
     problem = built.problem
     rows = []
+    # A pod placed and preempted later in the run is listed with the other pods preempted.
+    gone = {e.victim.key for e in solution.evictions}
     for outcome in solution.units:
         unit = problem.units[outcome.unit]
+        if unit.pod and unit.pod in gone:
+            continue
         if not outcome.allocations:
             rows.append([unit.name, str(outcome.status), outcome.node or "-", "-", "-", "-"])
         for allocation in outcome.allocations:
@@ -752,12 +757,14 @@ def allocation_table(built: Any, solution: Any, summaries: dict[int, str] | None
                         f"{device.driver}/{device.pool}/{device.name}",
                     ]
                 )
-    text = table(["UNIT", "STATUS", "NODE", "CLAIM", "REQUEST", "DEVICE"], rows)
+    evicted, lines = evictions(solution)
+    text = table(["UNIT", "STATUS", "NODE", "CLAIM", "REQUEST", "DEVICE"], rows + evicted)
     messages = [
         f"{problem.units[o.unit].name}: {with_summary(o.message, (summaries or {}).get(o.unit))}"
         for o in solution.units
-        if o.message
+        if o.message and problem.units[o.unit].pod not in gone
     ]
+    messages += lines
     # Where greedy gave up and another engine settled it, say who decided (as the YAML annotates).
     messages += [
         f"{problem.units[o.unit].name}: decided by {o.decided_by}" + (f": {o.note}" if o.note else "")
@@ -862,7 +869,7 @@ def cmd_pools(args: argparse.Namespace) -> int:
 
 
 def cmd_feature_gates(args: argparse.Namespace) -> int:
-    rows = [[name, "true", what] for name, what in KNOWN_GATES.items()]
+    rows = [[name, str(ALL_ON.enabled(name)).lower(), what] for name, what in KNOWN_GATES.items()]
     sys.stdout.write(table(["GATE", "DEFAULT", "GOVERNS"], rows))
     return EXIT_OK
 

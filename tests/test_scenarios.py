@@ -102,7 +102,7 @@ def check_decision(case: dict[str, Any], case_dir: Path, engine: str, runner: Mo
     if not keys & set(expect):
         return []
     args = ["kubefit", "allocate", "-f", str(case_dir / "objects.yaml"), "--engine", engine, "-o", "json"]
-    args += case.get("args", [])
+    args += case.get("args", []) + runner.gate_args(case)
     _, out, err = runner.run(args)
     doc = runner.first_json(out)
     items = doc.get("items", [])

@@ -20,7 +20,7 @@ from fractions import Fraction
 from ..asp.facts import NodeFacts
 from ..asp.search import Cache as AllocationCache
 from ..asp.search import search_node as asp_search
-from ..capacity import device_capacity
+from ..capacity import qualified_consumed
 from ..engines import Budget
 from ..node_fit import unit_demand
 from ..problem import NodeView, Problem, Unit
@@ -30,6 +30,7 @@ from .classes import Call, NodeClasses
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
 from .node import Cores, Keys, explanation, node_facts, solve_shapes, undecided
+from .preempts import preempting, release_victims, victims_of
 from .reasons import ClassMatch, amount
 from .summary import summary
 
@@ -63,6 +64,7 @@ class Explainer:
             if outcome.status == Status.ALLOCATED:
                 if wanted:
                     out.append(self.fits(unit, outcome))
+                release_victims(p, self.solution, unit, state)
                 self.commit(unit, outcome, state, holders)
             elif wanted:
                 out.append(self.explain(unit, outcome, state, holders, deadline, classes))
@@ -77,10 +79,7 @@ class Explainer:
             claim = p.claims[allocation.claim]
             for r in allocation.results:
                 device = p.devices[r.device]
-                consumed = None
-                if r.shared:
-                    qualified = {res.published: name for name, res in device_capacity(device).items()}
-                    consumed = {qualified.get(k, k): v for k, v in (r.consumed_capacity or {}).items()}
+                consumed = qualified_consumed(device, r.consumed_capacity) if r.shared else None
                 taken.append(Taken(device, r.admin_access, r.shared, consumed))
                 if not r.admin_access:
                     users = holders.setdefault(device.ref, [])
@@ -92,6 +91,9 @@ class Explainer:
     # --- units ---------------------------------------------------------------------------------------
 
     def fits(self, unit: Unit, outcome: UnitOutcome) -> UnitExplanation:
+        victims = victims_of(self.problem, self.solution, unit)
+        if victims:
+            return preempting(_name(unit), unit, outcome, victims)
         return UnitExplanation(
             unit.id,
             _name(unit),

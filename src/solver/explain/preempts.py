@@ -1,0 +1,47 @@
+"""A pod that fits only by preempting others: which pods kube-scheduler evicts for it, their priorities
+and the PodDisruptionBudgets that cover them. Such a pod does not "fit": its verdict is `preempts`."""
+
+from __future__ import annotations
+
+from ..claim_holds import release_evicted
+from ..cluster.facts import selects
+from ..problem import Problem, Unit
+from ..solution import Solution, UnitOutcome
+from ..units import State
+from .model import NodeExplanation, UnitExplanation, Verdict, Victim
+
+
+def victims_of(problem: Problem, solution: Solution, unit: Unit) -> tuple[Victim, ...]:
+    budgets = problem.cluster.budgets if problem.cluster is not None else ()
+    out = []
+    for eviction in solution.evictions:
+        if eviction.unit != unit.id:
+            continue
+        pod = eviction.victim
+        covering = tuple(
+            (b.name, b.disruptions_allowed)
+            for b in budgets
+            if b.namespace == pod.namespace and selects(b.selector, pod.labels)
+        )
+        out.append(Victim(pod.key, pod.priority, covering))
+    return tuple(out)
+
+
+def preempting(name: str, unit: Unit, outcome: UnitOutcome, victims: tuple[Victim, ...]) -> UnitExplanation:
+    shown = ", ".join(v.pod for v in victims)
+    return UnitExplanation(
+        unit.id,
+        name,
+        Verdict.PREEMPTS,
+        f"{name} fits on node {outcome.node} only by preempting {shown}",
+        outcome.node,
+        outcome.allocations,
+        (NodeExplanation(outcome.node, Verdict.PREEMPTS),),
+        victims=victims,
+    )
+
+
+def release_victims(problem: Problem, solution: Solution, unit: Unit, state: State) -> None:
+    """The claims of the unit's victims that nothing reserves any more are free for the units after it."""
+    gone = {e.victim.key: e.victim.claims for e in solution.evictions if e.unit == unit.id}
+    release_evicted(problem.holds, gone, state.exclusive, state.shared, state.capacity)
