@@ -475,6 +475,7 @@ def _api_problems(problems: list[Problem], args: argparse.Namespace, api_problem
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from .translate.loader import load
+    from .translate.validation.pool_slices import pool_slice_warnings
     from .translate.validation.run import validate_objects
 
     gates = _gates(args)
@@ -483,7 +484,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     try:
         loaded = load(args.filename, strict=args.strict)
         objects = list(loaded)
-        warnings = loaded.warnings
+        warnings = [*loaded.warnings, *pool_slice_warnings(objects)]
         problems = validate_objects(loaded, gates)
     except InputError as e:
         warnings, problems = [], e.problems
