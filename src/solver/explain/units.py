@@ -21,6 +21,7 @@ from ..asp.facts import NodeFacts
 from ..asp.search import Cache as AllocationCache
 from ..asp.search import search_node as asp_search
 from ..capacity import qualified_consumed
+from ..cluster.plugins.claim_sharing import SHARED
 from ..engines import Budget
 from ..node_fit import unit_demand
 from ..problem import NodeView, Problem, Unit
@@ -289,7 +290,7 @@ def scheduler_filter(outcome: UnitOutcome, node: str) -> NodeExplanation | None:
             return None
         plugin, why = next(iter(record.pre_filter.items()))
     else:
-        failed = [(p, v) for p, v in verdicts.items() if v != "passed" and p != _DRA]
+        failed = [(p, v) for p, v in verdicts.items() if v != "passed" and (p != _DRA or _refused_claim(v))]
         if not failed:
             return None
         plugin, why = failed[0]
@@ -297,6 +298,11 @@ def scheduler_filter(outcome: UnitOutcome, node: str) -> NodeExplanation | None:
         f"{plugin}/{why}", Kind.NODE_EXCLUDED, f"{plugin}: {why}", why, {"node": node, "plugin": plugin}
     )
     return NodeExplanation(node, Verdict.DOES_NOT_FIT, (reason,))
+
+
+def _refused_claim(verdict: str) -> bool:
+    """A DynamicResources verdict about an allocated claim the pod may not use, not about devices."""
+    return verdict.startswith(SHARED.split("{}", 1)[0])
 
 
 def _units(resource: str) -> Callable[[int], str]:

@@ -39,6 +39,7 @@ from ..framework import (
     unresolvable,
     unschedulable,
 )
+from .claim_sharing import shared_mapped_claim
 from .dra_preemption import Extensions, Simulation
 
 NAME = "DynamicResources"
@@ -144,6 +145,10 @@ class DynamicResources(Plugin):
             where = placement_conflict(problem, data.unit, node.name, dra.state)
             if where:
                 return unresolvable(where)
+            hold = self.handle.services.get("hold")
+            shared = shared_mapped_claim(problem, data.unit, pod, hold) if callable(hold) else ""
+            if shared:
+                return unresolvable(shared)
         if not data.pending:
             return None
         answer = data.pinned.pop(node.name, None)
