@@ -301,7 +301,7 @@ class Run:
                 record=self.record(result, pod, attempt, profile),
             )
         if result.nominated is not None and result.nominated != pod.nominated_node:
-            self.unnominate(pod)
+            self.unnominate(pod, keep=result.nominated)
             nominee = replace(pod, nominated_node=result.nominated)
             self.pods[unit.id] = nominee
             if result.nominated:
@@ -342,8 +342,11 @@ class Run:
 
     # --- nominations and preemption ------------------------------------------------------------------
 
-    def unnominate(self, pod: Pod) -> None:
-        self.nominations.pop(pod.key, None)
+    def unnominate(self, pod: Pod, keep: str = "") -> None:
+        """The pod nominated nowhere; the allocation held for it goes too, unless it is held on `keep`
+        (the node it is being nominated to)."""
+        if self.nominations.get(pod.key, ("",))[0] != keep or not keep:
+            self.nominations.pop(pod.key, None)
         for node, pods in list(self.nominated.items()):
             kept = [p for p in pods if p.key != pod.key]
             if kept:
