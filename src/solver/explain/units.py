@@ -31,7 +31,7 @@ from .classes import Call, NodeClasses
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
 from .node import Cores, Keys, explanation, node_facts, solve_shapes, undecided
-from .preempts import preempting, release_victims, victims_of
+from .preempts import preempting, release_victims, victims_of, without_device_preemption
 from .reasons import ClassMatch, amount
 from .summary import summary
 
@@ -167,7 +167,8 @@ class Explainer:
             if isinstance(entry, NodeFacts):
                 answer = self.cores.answers[keys(entry)]
                 if not answer.satisfiable:
-                    out.append(explanation(node, entry, answer, self.class_match, memos.get(node)))
+                    found = explanation(node, entry, answer, self.class_match, memos.get(node))
+                    out.append(without_device_preemption(p, unit, found))
                     continue
                 mapped = self.mapped_resources(unit, entry, state, budget, deadline)
                 if mapped:
