@@ -13,10 +13,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .capacity import qualified_consumed
-from .problem import Problem
-from .solution import ClaimAllocation
-
 
 @dataclass(frozen=True)
 class HeldDevice:
@@ -127,19 +123,3 @@ def release_evicted(
     released = freed(holds, evicted, set(evicted)) if evicted else []
     if released:
         give_back(delta_of(released, share_counts(holds.values())), exclusive, shared, capacity)
-
-
-def allocation_hold(
-    problem: Problem, allocation: ClaimAllocation, pods: frozenset[str], others: bool = False
-) -> ClaimHold:
-    """What an allocation made in this run holds, reserved for `pods` (and a PodGroup: `others`)."""
-    devices = []
-    local = True
-    for r in allocation.results:
-        device = problem.devices[r.device]
-        local = local and bool(device.placement.node_name)
-        if r.admin_access:
-            continue
-        consumed = qualified_consumed(device, r.consumed_capacity) if r.shared else None
-        devices.append(HeldDevice(device.ref, (device.id,), r.shared, consumed))
-    return ClaimHold(problem.claims[allocation.claim].key, tuple(devices), pods, others, local)

@@ -15,10 +15,10 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
-from ..claim_holds import ClaimHold, HeldDevice, InUseDelta, delta_of, give_back, share_counts
+from ..adjustment import Adjustment
+from ..claim_holds import ClaimHold, HeldDevice, delta_of, give_back, share_counts
 from ..engines import Budget
 from ..problem import Claim, InUse, Problem, SelectableTable, Unit
 from ..solution import ClaimAllocation, Status
@@ -84,12 +84,7 @@ class DraContext:
 
     def undo(self, answer: NodeAnswer) -> None:
         """Give back what committing `answer` took."""
-        devices = tuple(
-            HeldDevice(t.device.ref, (t.device.id,), t.shared, t.consumed)
-            for t in answer.taken
-            if not t.admin
-        )
-        self.release([ClaimHold("", devices)], [a.claim for a in answer.allocations])
+        self.release([hold_of(answer)], [a.claim for a in answer.allocations])
 
     def _changed(self, devices: Any) -> None:
         self._frozen = None
@@ -167,36 +162,10 @@ class DraContext:
 _NO_VIEW = NodeAnswer(Status.UNSATISFIABLE, message="cannot allocate all claims")
 
 
-@dataclass(frozen=True)
-class Adjustment:
-    """The devices in use as a simulation sees them: what released claims give back taken off, then
-    what nominated pods' allocations hold added (KEP-5690's AddPod of a nominated preemptor)."""
-
-    released: InUseDelta | None = None
-    held: tuple[NodeAnswer, ...] = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.released) or bool(self.held)
-
-    def apply(self, in_use: InUse) -> InUse:
-        exclusive = set(in_use.exclusive)
-        shared = set(in_use.shared)
-        capacity = {ref: dict(sums) for ref, sums in in_use.shared_capacity.items()}
-        if self.released:
-            give_back(self.released, exclusive, shared, capacity)
-        for answer in self.held:
-            for taken in answer.taken:
-                if taken.admin:
-                    continue
-                ref = taken.device.ref
-                if not taken.shared:
-                    exclusive.add(ref)
-                    continue
-                shared.add(ref)
-                sums = capacity.setdefault(ref, {})
-                for name, value in (taken.consumed or {}).items():
-                    sums[name] = sums.get(name, Fraction(0)) + value
-        return InUse(frozenset(exclusive), capacity, frozenset(shared))
+def hold_of(answer: NodeAnswer) -> ClaimHold:
+    """What an answer's allocations hold, as one claim would."""
+    taken = [t for t in answer.taken if not t.admin]
+    return ClaimHold("", tuple(HeldDevice(t.device.ref, (t.device.id,), t.shared, t.consumed) for t in taken))
 
 
 def concrete(answer: NodeAnswer, claims: Sequence[int]) -> NodeAnswer:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..claim_holds import ClaimHold, allocation_hold, freed
+from ..capacity import qualified_consumed
+from ..claim_holds import ClaimHold, HeldDevice, freed
 from ..problem import Problem, Unit
 from ..solution import ClaimAllocation
 from .facts import Pod
@@ -51,3 +52,19 @@ class Holdings:
         for hold in out:
             del self.holds[hold.ref]
         return out, [self.allocated.pop(h.ref) for h in out if h.ref in self.allocated]
+
+
+def allocation_hold(
+    problem: Problem, allocation: ClaimAllocation, pods: frozenset[str], others: bool = False
+) -> ClaimHold:
+    """What an allocation made in this run holds, reserved for `pods` (and a PodGroup: `others`)."""
+    devices = []
+    local = True
+    for r in allocation.results:
+        device = problem.devices[r.device]
+        local = local and bool(device.placement.node_name)
+        if r.admin_access:
+            continue
+        consumed = qualified_consumed(device, r.consumed_capacity) if r.shared else None
+        devices.append(HeldDevice(device.ref, (device.id,), r.shared, consumed))
+    return ClaimHold(problem.claims[allocation.claim].key, tuple(devices), pods, others, local)

@@ -20,13 +20,15 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from ..adjustment import Adjustment
+from ..claim_holds import ClaimHold
 from ..engines import Budget
 from ..problem import Problem, Unit
 from ..solution import NodeOutcome, Solution, Status, UnitOutcome
 from ..units import NodeAnswer, NodeSearch, short_gangs
 from . import memo, names
 from .cycle import Cycle, CycleResult
-from .dra import Adjustment, DraContext, concrete
+from .dra import DraContext, hold_of
 from .facts import Cluster, Node, Pod
 from .framework import Code, Handle, NodeInfo, Snapshot
 from .holdings import Holdings
@@ -136,7 +138,7 @@ class Run:
         self.holdings = Holdings(problem, cluster.bound)
         # Pod -> (node, the allocation its preemption was worked out with), held for it there while it
         # is nominated (DRAPreemption).
-        self.nominations: dict[str, tuple[str, NodeAnswer]] = {}
+        self.nominations: dict[str, tuple[str, ClaimHold]] = {}
         self.pods: dict[int, Pod] = {u.id: cluster.pending.get(u.id) or pseudo_pod(u) for u in problem.units}
         self.units = {self.pods[u.id].key: u for u in problem.units}
         self.nominated: dict[str, list[Pod]] = {}
@@ -399,9 +401,9 @@ class Run:
         )
         answer = self.dra.search_node(unit, node, pending, Adjustment(None, held) if held else None)
         if answer.status == Status.ALLOCATED:
-            self.nominations[preemptor.key] = (node, concrete(answer, [c.id for c in pending]))
+            self.nominations[preemptor.key] = (node, hold_of(answer))
 
-    def nomination(self, pod: Pod, node: str) -> NodeAnswer | None:
+    def nomination(self, pod: Pod, node: str) -> ClaimHold | None:
         found = self.nominations.get(pod.key)
         return found[1] if found is not None and found[0] == node else None
 

@@ -17,15 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ...adjustment import Adjustment
 from ...claim_holds import ClaimHold, delta_of
-from ...units import NodeAnswer
-from ..dra import Adjustment
 from ..facts import Pod
 
 # What the scheduler lends the plugin (Handle.services), absent in bare framework tests.
 ClaimsOf = Callable[[Pod], tuple[str, ...]]
 HoldOf = Callable[[str], "ClaimHold | None"]
-Nomination = Callable[[Pod, str], "NodeAnswer | None"]
+Nomination = Callable[[Pod, str], "ClaimHold | None"]
 Shares = Callable[[], Mapping[str, int]]
 
 
@@ -36,7 +35,7 @@ class Simulation:
 
     removed: dict[str, set[str]] = field(default_factory=dict)
     released: set[str] = field(default_factory=set)
-    nominated: dict[str, NodeAnswer] = field(default_factory=dict)
+    nominated: dict[str, ClaimHold] = field(default_factory=dict)
 
     def clone(self) -> Simulation:
         return Simulation(
@@ -80,7 +79,7 @@ class Extensions:
                 sim.released.discard(ref)
         lent = self.services.get("nomination")
         answer = lent(added, node) if callable(lent) else None
-        if isinstance(answer, NodeAnswer):
+        if isinstance(answer, ClaimHold):
             sim.nominated[added.key] = answer
 
     def adjustment(self, sim: Simulation) -> Adjustment | None:
