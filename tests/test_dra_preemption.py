@@ -103,7 +103,9 @@ def test_without_the_gate_preemption_frees_no_device_and_the_pod_stays_pending(t
     (unit,) = doc["items"]
     assert code == 1 and unit["fits"] is False and unit["status"] == "does-not-fit"
     (hint,) = [h for h in unit["nodes"][0]["hints"] if "DRAPreemption" in h]
-    assert hint.startswith("held by lower-priority default/train (priority 0): kube-scheduler does not preempt")
+    assert hint.startswith(
+        "held by lower-priority default/train (priority 0): kube-scheduler does not preempt"
+    )
 
 
 def test_with_the_gate_the_victims_claim_is_released_and_explain_says_preempts(tmp_path: Path) -> None:
