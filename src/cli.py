@@ -477,6 +477,7 @@ def _api_problems(problems: list[Problem], args: argparse.Namespace, api_problem
 def cmd_validate(args: argparse.Namespace) -> int:
     from .translate import disabled_fields
     from .translate.loader import load
+    from .translate.validation.pool_slices import pool_slice_warnings
     from .translate.validation.run import validate_objects
 
     gates = _gates(args)
@@ -486,7 +487,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         loaded = load(args.filename, strict=args.strict)
         gated, _ = disabled_fields.apply(loaded, gates, args.strict)
         objects = list(loaded)
-        warnings = loaded.warnings + gated
+        warnings = [*loaded.warnings, *gated, *pool_slice_warnings(objects)]
         problems = validate_objects(loaded, gates)
     except InputError as e:
         warnings, problems = [], e.problems
@@ -733,12 +734,17 @@ def _bound_pods(args: argparse.Namespace, objects: Any, gates: FeatureGates) -> 
 
 
 def allocation_table(built: Any, solution: Any, summaries: dict[int, str] | None = None) -> str:
+    from .solver.cluster.report import evictions
     from .solver.render import with_summary
 
     problem = built.problem
     rows = []
+    # A pod placed and preempted later in the run is listed with the other pods preempted.
+    gone = {e.victim.key for e in solution.evictions}
     for outcome in solution.units:
         unit = problem.units[outcome.unit]
+        if unit.pod and unit.pod in gone:
+            continue
         if not outcome.allocations:
             rows.append([unit.name, str(outcome.status), outcome.node or "-", "-", "-", "-"])
         for allocation in outcome.allocations:
@@ -755,12 +761,14 @@ def allocation_table(built: Any, solution: Any, summaries: dict[int, str] | None
                         f"{device.driver}/{device.pool}/{device.name}",
                     ]
                 )
-    text = table(["UNIT", "STATUS", "NODE", "CLAIM", "REQUEST", "DEVICE"], rows)
+    evicted, lines = evictions(solution)
+    text = table(["UNIT", "STATUS", "NODE", "CLAIM", "REQUEST", "DEVICE"], rows + evicted)
     messages = [
         f"{problem.units[o.unit].name}: {with_summary(o.message, (summaries or {}).get(o.unit))}"
         for o in solution.units
-        if o.message
+        if o.message and problem.units[o.unit].pod not in gone
     ]
+    messages += lines
     # Where greedy gave up and another engine settled it, say who decided (as the YAML annotates).
     messages += [
         f"{problem.units[o.unit].name}: decided by {o.decided_by}" + (f": {o.note}" if o.note else "")

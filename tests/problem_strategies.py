@@ -42,7 +42,8 @@ from kubefit.solver.problem import (
     Unit,
 )
 
-ALL_FEATURES = frozenset(FEATURES)
+# DRAPreemption's feature only changes preemption, which generated problems never meet.
+ALL_FEATURES = frozenset(FEATURES) - {"Preemption"}
 
 # --- builders ----------------------------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ CASES = [
     ),
     ("allocate-unsatisfiable-claims", ["tests/data/allocate/unsatisfiable.yaml"], []),
     ("allocate-preemption", ["examples/preemption"], []),
+    ("allocate-preemption-dra", ["examples/preemption"], ["--feature-gates", "DRAPreemption=true"]),
 ]
 
 
@@ -43,6 +44,12 @@ def test_allocate_wide_ranks_the_nodes_with_every_plugins_score() -> None:
     code, text = run(["allocate", "-o", "wide", "-f", str(ROOT / "examples/preemption")])
     golden = GOLDEN / "allocate-preemption-wide.txt"
     check_golden(golden, f"# kubefit allocate -o wide -f examples/preemption\n# exit {code}\n{text}")
+    gate = ["--feature-gates", "DRAPreemption=true"]
+    code, text = run(["allocate", "-o", "wide", "-f", str(ROOT / "examples/preemption"), *gate])
+    golden = GOLDEN / "allocate-preemption-dra-wide.txt"
+    check_golden(
+        golden, f"# kubefit allocate -o wide -f examples/preemption {' '.join(gate)}\n# exit {code}\n{text}"
+    )
 
 
 def run(args: list[str]) -> tuple[int, str]:

@@ -321,6 +321,9 @@ def test_feature_gates_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["feature-gates"], capsys)
     assert code == 0
     assert "DRAConsumableCapacity" in out and "PodLevelResourceManagers" in out
+    defaults = {line.split()[0]: line.split()[1] for line in out.splitlines()[1:]}
+    # DRAPreemption ships off in every release so far; the gates kubefit honours otherwise default on.
+    assert defaults["DRAPreemption"] == "false" and defaults["DRAConsumableCapacity"] == "true"
 
 
 def test_the_process_ends_with_its_whole_answer_written() -> None:

@@ -390,7 +390,17 @@ KNOWN = {
         "counter_devices",
     },
     NodeView: {"node", "pools", "unreachable", "error"},
-    Claim: {"id", "namespace", "name", "requests", "constraints", "allocated", "allocated_selector"},
+    # pod_group: whom the scheduler reserves the claim for, which no node's facts read.
+    Claim: {
+        "id",
+        "namespace",
+        "name",
+        "requests",
+        "constraints",
+        "allocated",
+        "allocated_selector",
+        "pod_group",
+    },
     Request: {"name", "slots", "first_available"},
     Slot: {
         "name",

@@ -361,6 +361,7 @@ ENGINE_KEYS = {
     "nodesTouched",
     "devicesTouched",
     "partiallyUsedDevices",
+    "preempted",  # running pods evicted (issue 23: compare says what kube-scheduler's placement costs)
 }
 
 
@@ -429,13 +430,14 @@ def test_compare_table_puts_the_engines_side_by_side_and_lists_the_pods_only_one
     assert done.code == 0
     lines = done.out.splitlines()
     assert lines[0].split() == ["greedy", "cpsat"]
-    rows = {line.split()[0]: line.split()[1:] for line in lines[1:9]}
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:10]}
     assert rows["placed"] == ["2", "3"] and rows["pending"] == ["2", "1"]
+    assert rows["preempted"] == ["0", "0"]
     assert rows["status"] == ["heuristic", "optimal"] and rows["bound"] == ["-", "3"]
     assert set(rows) == {*ENGINE_KEYS, "bound"}
     assert "only cpsat places:" in lines and "only greedy places:" not in lines
     start = lines.index("only cpsat places:")
-    assert lines[start + 1].split() == ["POD", "NODE", "WHY", "NOT", "THE", "OTHER"]
+    assert lines[start + 1].split() == ["POD", "NODE", "PREEMPTS", "WHY", "NOT", "THE", "OTHER"]
     assert lines[start + 2].split()[:2] == ["batch/p1", "gpu-node-001"]
 
 

@@ -11,6 +11,7 @@ from cluster_manifests import DRIVER, device_class
 from cluster_manifests import gpus as base_gpus
 from cluster_manifests import node as base_node
 
+from kubefit.features import ALL_ON, FeatureGates
 from kubefit.solver import engines
 from kubefit.solver.cluster.dra import DraContext
 from kubefit.solver.solution import Solution, Status
@@ -62,11 +63,11 @@ def pod(name: str, tmpl: str, priority: int = 0, node_name: str = "") -> dict[st
     }
 
 
-def solve(docs: list[dict[str, Any]]) -> tuple[Built, Solution]:
+def solve(docs: list[dict[str, Any]], gates: FeatureGates = ALL_ON) -> tuple[Built, Solution]:
     import yaml
 
     objects = load_text(yaml.safe_dump_all(docs), "test.yaml")
-    built = build(objects)
+    built = build(objects, gates)
     solution = engines.get("greedy").solve(built.problem, engines.Budget())
     assert validate(built.problem, solution) == []
     return built, solution
@@ -123,7 +124,7 @@ def test_dra_scoring_prefers_the_node_where_a_higher_alternative_fits() -> None:
     assert outcome.record.scores["a"]["DynamicResources"] == 87  # (8 - 1) / 8 of the best
 
 
-def test_a_preempted_pods_gpus_go_to_its_preemptor() -> None:
+def test_a_preempted_pods_gpus_go_to_its_preemptor_with_dra_preemption() -> None:
     claim = {
         "apiVersion": "resource.k8s.io/v1",
         "kind": "ResourceClaim",
@@ -141,7 +142,7 @@ def test_a_preempted_pods_gpus_go_to_its_preemptor() -> None:
     low["spec"]["resourceClaims"] = [{"name": "d", "resourceClaimName": "low-gpu"}]
     one = template("one", [{"name": "g", "exactly": {"deviceClassName": "gpu"}}])
     docs = [DEVICE_CLASS, one, node("n0"), gpus("n0", 1), claim, low, pod("high", "one", priority=10)]
-    built, solution = solve(docs)
+    built, solution = solve(docs, ALL_ON.with_values({"DRAPreemption": True}))
     (outcome,) = solution.units
     assert outcome.status == Status.ALLOCATED and outcome.node == "n0"
     assert [e.victim.key for e in solution.evictions] == ["default/low"]

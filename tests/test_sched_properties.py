@@ -97,8 +97,13 @@ def yaml_of(model: ClusterModel) -> str:
     return "".join(f"---\n{json.dumps(doc)}\n" for doc in model.docs())
 
 
+# The checker frees a victim's GPU when it is evicted: the scheduler does so in preemption's dry run with
+# DRAPreemption (off by default), the richer path; without it the dry run frees no device at all.
+GATES = ALL_ON.with_values({"DRAPreemption": True})
+
+
 def solve(model: ClusterModel, engine: str = "greedy") -> Solved:
-    built = build(load_text(yaml_of(model)))
+    built = build(load_text(yaml_of(model)), GATES)
     events: list[Cycle | Preempt] = []
     one, preempt = Run.one, Run.preempt
 

@@ -30,6 +30,13 @@ class Resolved:
     capacity: Capacity
 
 
+def qualified_consumed(device: Device, consumed: Mapping[str, Fraction] | None) -> dict[str, Fraction]:
+    """A share's consumed capacity, published names (as results carry them) made fully qualified (as
+    in-use states count them)."""
+    names = {res.published: name for name, res in device_capacity(device).items()}
+    return {names.get(k, k): v for k, v in (consumed or {}).items()}
+
+
 def device_capacity(device: Device) -> dict[str, Resolved]:
     """Fully-qualified name -> capacity; `<driver>/x` wins over a bare `x` for the same name."""
     out: dict[str, Resolved] = {}

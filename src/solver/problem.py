@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    from .claim_holds import ClaimHold
     from .cluster.facts import Cluster
 
 # --- attribute values --------------------------------------------------------------------------------
@@ -339,11 +340,17 @@ class Claim:
     # Already allocated in the input: not allocated again, but a pod using it must go where it is.
     allocated: bool = False
     allocated_selector: tuple[NodeSelectorTerm, ...] | None = None
+    pod_group: bool = False  # a PodGroup's claim: reserved for the group, not for its pods
 
     @property
     def ref(self) -> str:
         """`namespace/name`, as klog.KObj prints a claim."""
         return f"{self.namespace}/{self.name}" if self.namespace else self.name
+
+    @property
+    def key(self) -> str:
+        """`namespace/name` with the namespace an unnamespaced claim was stored in."""
+        return f"{self.namespace or 'default'}/{self.name}"
 
 
 SlotKey = tuple[int, int, int]  # (claim id, request index, subrequest index; 0 for exact requests)
@@ -447,9 +454,9 @@ class Problem:
     max_results: int = 32  # resourceapi.AllocationResultsMaxSize
     # kube-scheduler's view of the cluster (nodes, pods on them, the pods to place); None: units alone.
     cluster: Cluster | None = None
-    # Pods on nodes (namespace/name) -> the devices (id, driver/pool/device) that only their claims hold:
-    # freed when the pod is preempted.
-    held: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    # Allocated claims of the input (namespace/name) -> what they hold and who reserves them: what
+    # evicting pods frees.
+    holds: Mapping[str, ClaimHold] = field(default_factory=dict)
 
     def on(self, feature: str) -> bool:
         return feature in self.features
@@ -475,4 +482,5 @@ FEATURES: dict[str, tuple[str, ...]] = {
     "FractionalCapacityRange": ("DRAFractionalCapacityRange",),
     # Not allocator features but scheduler ones the engines honour.
     "NodeAllocatableResources": ("DRANodeAllocatableResources",),
+    "Preemption": ("DRAPreemption",),
 }

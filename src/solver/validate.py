@@ -42,6 +42,7 @@ from fractions import Fraction
 
 from .attributes import ValueSet, as_set, intersect, scalar_distinct, scalar_equal
 from .capacity import CapacityError, consumed_amount, device_capacity, fit, resolve_requests, violates
+from .claim_holds import release_evicted
 from .node_selector import SelectorError, creation_error, for_allocation, terms_match
 from .problem import AttrValue, Claim, Device, NodeView, PoolView, Problem, Selectable, Slot, SlotKey, Unit
 from .solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
@@ -123,10 +124,9 @@ class _Validator:
         self.fail(pick.claim, kind, f"device {pick.device.ref} {text}", pick.slot.result_name)
 
     def run(self, solution: Solution) -> list[Violation]:
-        # Pods preempted to make room free what their claims alone held.
-        for eviction in solution.evictions:
-            for _, ref in self.p.held.get(eviction.victim.key, ()):
-                self.held.exclusive.discard(ref)
+        # Pods preempted to make room free the claims nothing reserves any more.
+        gone = {e.victim.key: e.victim.claims for e in solution.evictions}
+        release_evicted(self.p.holds, gone, self.held.exclusive, self.held.shared, self.held.capacity)
         seen: set[int] = set()
         for outcome in solution.units:
             self.unit = outcome.unit

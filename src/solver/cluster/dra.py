@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..adjustment import Adjustment
+from ..claim_holds import ClaimHold, HeldDevice, delta_of, give_back, share_counts
 from ..engines import Budget
 from ..problem import Claim, InUse, Problem, SelectableTable, Unit
 from ..solution import ClaimAllocation, Status
@@ -37,10 +39,13 @@ class DraContext:
     _cache: dict[tuple[Any, str, int], NodeAnswer] = field(default_factory=dict, init=False)
     _signatures: dict[tuple[int, ...], Any] = field(default_factory=dict, init=False)
     steps: int = 0
+    shares: dict[str, int] = field(default_factory=dict, init=False)
     reuse: bool = True  # answers reused while their node's version stands (off: every search runs)
 
     def __post_init__(self) -> None:
         self.state = State.of(self.problem)
+        # Device -> the claims holding a share of it (a device's last share given back frees it).
+        self.shares = share_counts(self.problem.holds.values())
         # Devices that map to node resources (DRANodeAllocatableResources) need the node check after a search.
         self.maps_node_resources = any(d.node_allocatable for d in self.problem.devices)
 
@@ -57,17 +62,29 @@ class DraContext:
 
     def commit(self, answer: NodeAnswer) -> None:
         self.state.commit(answer)
+        for t in answer.taken:
+            if t.shared and not t.admin:
+                self.shares[t.device.ref] = self.shares.get(t.device.ref, 0) + 1
         self._changed(t.device.id for t in answer.taken)
 
-    def release(self, devices: Sequence[int], refs: Sequence[str], claims: Sequence[int]) -> None:
-        """Devices freed (their holders were evicted): `refs` out of the in-use sets, claims unallocated."""
-        for ref in refs:
-            self.state.exclusive.discard(ref)
-            self.state.shared.discard(ref)
-            self.state.capacity.pop(ref, None)
+    def release(self, holds: Sequence[ClaimHold], claims: Sequence[int] = ()) -> None:
+        """What claims gave back (their pods were evicted, or a trial is undone) taken off the devices in
+        use; `claims`: those allocated in this run, allocated no more."""
+        state = self.state
+        give_back(delta_of(holds, self.shares), state.exclusive, state.shared, state.capacity)
+        devices: list[int] = []
+        for hold in holds:
+            for held in hold.devices:
+                devices += held.ids
+                if held.shared:
+                    self.shares[held.ref] = self.shares.get(held.ref, 0) - 1
         for claim in claims:
-            self.state.allocations.pop(claim, None)
+            state.allocations.pop(claim, None)
         self._changed(devices)
+
+    def undo(self, answer: NodeAnswer) -> None:
+        """Give back what committing `answer` took."""
+        self.release([hold_of(answer)], [a.claim for a in answer.allocations])
 
     def _changed(self, devices: Any) -> None:
         self._frozen = None
@@ -92,14 +109,14 @@ class DraContext:
     # --- the search --------------------------------------------------------------------------------
 
     def search_node(
-        self, unit: Unit, node: str, pending: Sequence[Claim], released: frozenset[str] = frozenset()
+        self, unit: Unit, node: str, pending: Sequence[Claim], change: Adjustment | None = None
     ) -> NodeAnswer:
-        """The engine's search for the pending claims on the node, by claim position; `released`: devices
-        to count as free (held by pods a preemption simulation removed)."""
+        """The engine's search for the pending claims on the node, by claim position; `change`: what a
+        simulation (preemption's dry run, nominated pods) gives back and holds besides the devices in use."""
         view = self.problem.views.get(node)
         if view is None:
             return _NO_VIEW
-        signature = self.signature(unit, pending) if not released and self.reuse else None
+        signature = self.signature(unit, pending) if not change and self.reuse else None
         key = (signature, node, self.versions.get(node, 0)) if signature is not None else None
         if key is not None:
             cached = self._cache.get(key)
@@ -108,8 +125,8 @@ class DraContext:
         if self.deadline is not None and time.monotonic() > self.deadline:
             return NodeAnswer(Status.UNKNOWN, message="time limit reached")
         in_use = self.in_use()
-        if released:
-            in_use = InUse(in_use.exclusive - released, in_use.shared_capacity, in_use.shared - released)
+        if change:
+            in_use = change.apply(in_use)
         answer = self.search(self.problem, unit, view, list(pending), in_use, self.budget, self.deadline)
         self.steps += answer.steps
         answer = _with_claims(answer, {c.id: i for i, c in enumerate(pending)})
@@ -143,6 +160,12 @@ class DraContext:
 
 
 _NO_VIEW = NodeAnswer(Status.UNSATISFIABLE, message="cannot allocate all claims")
+
+
+def hold_of(answer: NodeAnswer) -> ClaimHold:
+    """What an answer's allocations hold, as one claim would."""
+    taken = [t for t in answer.taken if not t.admin]
+    return ClaimHold("", tuple(HeldDevice(t.device.ref, (t.device.id,), t.shared, t.consumed) for t in taken))
 
 
 def concrete(answer: NodeAnswer, claims: Sequence[int]) -> NodeAnswer:

@@ -180,6 +180,7 @@ class Pod:
     claims: tuple[str, ...] = ()
     # spec.schedulingGates names, in order: the pod waits (PreEnqueue) while any remain.
     scheduling_gates: tuple[str, ...] = ()
+    pod_group: str = ""  # spec.schedulingGroup.podGroupName: the PodGroup the pod belongs to
 
     @property
     def key(self) -> str:

@@ -21,10 +21,19 @@ def scores_text(problem: Problem, solution: Solution) -> str:
             continue
         unit = problem.units[outcome.unit]
         parts.append(_pod(unit.pod or unit.name, outcome.status, outcome.node, record))
-    for eviction in solution.evictions:
-        victim, preemptor = eviction.victim.key, eviction.preemptor.key
-        parts.append(f"{victim}: preempted on node {eviction.node} to make room for {preemptor}\n")
     return "\n" + "\n".join(parts) if parts else ""
+
+
+def evictions(solution: Solution) -> tuple[list[list[str]], list[str]]:
+    """The allocation table's rows for the pods preempted (UNIT, STATUS, NODE and dashes), and a line each
+    saying for whom."""
+    rows = [[e.victim.key, "preempted", e.node, "-", "-", "-"] for e in solution.evictions]
+    lines = [
+        f"{e.victim.key}: preempted (priority {e.victim.priority}) on node {e.node} to make room for "
+        f"{e.preemptor.key} (priority {e.preemptor.priority})"
+        for e in solution.evictions
+    ]
+    return rows, lines
 
 
 def _pod(name: str, status: Status, node: str, record: Record) -> str:

@@ -229,6 +229,11 @@ class Framework:
             if record is not None and first is not None:
                 record.update(first)
             return status
+        for plugin in self.filter:
+            # A plugin may keep what it found with the nominated pods for the pass without them.
+            carry = getattr(plugin, "carry_over", None)
+            if carry is not None and plugin.name not in state.skip_filter:
+                carry(cloned, state, node.name)
         return self.run_filters(state, pod, node, record)
 
     # --- PostFilter -----------------------------------------------------------------------------------

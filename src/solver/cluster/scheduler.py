@@ -20,20 +20,23 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from ..adjustment import Adjustment
+from ..claim_holds import ClaimHold
 from ..engines import Budget
 from ..problem import Problem, Unit
 from ..solution import NodeOutcome, Solution, Status, UnitOutcome
 from ..units import NodeAnswer, NodeSearch, short_gangs
 from . import memo, names
 from .cycle import Cycle, CycleResult
-from .dra import DraContext
+from .dra import DraContext, hold_of
 from .facts import Cluster, Node, Pod
 from .framework import Code, Handle, NodeInfo, Snapshot
+from .holdings import Holdings
 from .node_outcomes import NodeOutcomes
 from .plugins.dynamic_resources import AllocatorError
 from .profile import Configuration, default_profile
 from .record import Eviction, Record
-from .runtime import Framework, FrameworkError
+from .runtime import Framework, FrameworkError, nominated_to_add
 
 # The PodScheduled condition's message for a pod held back by its scheduling gates.
 SCHEDULING_GATED = "Scheduling is blocked due to non-empty scheduling gates"
@@ -132,6 +135,10 @@ class Run:
                 node.add_pod(pod)
         self.dra = DraContext(problem, search, budget, deadline)
         self.dra.reuse = memo.ENABLED
+        self.holdings = Holdings(problem, cluster.bound)
+        # Pod -> (node, the allocation its preemption was worked out with), held for it there while it
+        # is nominated (DRAPreemption).
+        self.nominations: dict[str, tuple[str, ClaimHold]] = {}
         self.pods: dict[int, Pod] = {u.id: cluster.pending.get(u.id) or pseudo_pod(u) for u in problem.units}
         self.units = {self.pods[u.id].key: u for u in problem.units}
         self.nominated: dict[str, list[Pod]] = {}
@@ -157,7 +164,10 @@ class Run:
                 nominated=lambda node: list(self.nominated.get(node, ())),
                 rng=rng,
                 preempt=self.preempt,
-                held=self.held,
+                claims_of=self.holdings.claims_of,
+                hold=self.holdings.hold,
+                nomination=self.nomination,
+                shares=lambda: self.dra.shares,
             )
             self.frameworks[profile.scheduler_name] = fw
             self.cycles[profile.scheduler_name] = Cycle(fw, config.percentage_of_nodes_to_score, rng)
@@ -279,6 +289,7 @@ class Run:
             self.unnominate(pod)
             self.pods[unit.id] = placed
             answer = result.answer
+            self.holdings.placed(placed, unit, answer.allocations if answer is not None else ())
             return UnitOutcome(
                 unit.id,
                 Status.ALLOCATED,
@@ -292,7 +303,7 @@ class Run:
                 record=self.record(result, pod, attempt, profile),
             )
         if result.nominated is not None and result.nominated != pod.nominated_node:
-            self.unnominate(pod)
+            self.unnominate(pod, keep=result.nominated)
             nominee = replace(pod, nominated_node=result.nominated)
             self.pods[unit.id] = nominee
             if result.nominated:
@@ -333,7 +344,11 @@ class Run:
 
     # --- nominations and preemption ------------------------------------------------------------------
 
-    def unnominate(self, pod: Pod) -> None:
+    def unnominate(self, pod: Pod, keep: str = "") -> None:
+        """The pod nominated nowhere; the allocation held for it goes too, unless it is held on `keep`
+        (the node it is being nominated to)."""
+        if self.nominations.get(pod.key, ("",))[0] != keep or not keep:
+            self.nominations.pop(pod.key, None)
         for node, pods in list(self.nominated.items()):
             kept = [p for p in pods if p.key != pod.key]
             if kept:
@@ -361,29 +376,36 @@ class Run:
             victim_unit = self.units.get(pod.key)
             if victim_unit is not None:
                 self.pods[victim_unit.id] = replace(self.pods[victim_unit.id], nominated_node="")
-
-    def held(self, pod: Pod) -> list[str]:
-        """The devices (driver/pool/device) only this pod's claims hold."""
-        return [ref for _, ref in self._holdings(pod)]
-
-    def _holdings(self, pod: Pod) -> list[tuple[int, str]]:
-        """(device id, driver/pool/device) of what only the pod's claims hold: its allocations when kubefit
-        placed it, else what the input's claims reserved for it alone hold."""
-        unit = self.units.get(pod.key)
-        outcome = self.placed.get(unit.id) if unit is not None else None
-        if outcome is None:
-            return list(self.problem.held.get(pod.key, ()))
-        results = [r for a in outcome.allocations for r in a.results if not r.shared and not r.admin_access]
-        return [(r.device, self.problem.devices[r.device].ref) for r in results]
+        self.nominate_allocation(preemptor, node)
 
     def release(self, victim: Pod) -> None:
-        """The devices the victim's claims hold, when no pod left uses those claims."""
-        holdings = self._holdings(victim)
+        """The claims that nothing reserves once the victim is gone are deallocated, their devices freed."""
+        holds, claims = self.holdings.evict(victim)
         unit = self.units.get(victim.key)
-        outcome = self.placed.pop(unit.id, None) if unit is not None else None
-        claims = [a.claim for a in outcome.allocations] if outcome is not None else []
-        if holdings or claims:
-            self.dra.release([d for d, _ in holdings], [r for _, r in holdings], claims)
+        if unit is not None:
+            self.placed.pop(unit.id, None)
+        if holds or claims:
+            self.dra.release(holds, claims)
+
+    def nominate_allocation(self, preemptor: Pod, node: str) -> None:
+        """DRAPreemption: the allocation the preemptor gets on its nominated node once its victims are gone
+        (with the nominated pods of at least its priority there holding theirs), held for it there."""
+        unit = self.units.get(preemptor.key)
+        pending = self.dra.pending(unit) if unit is not None else []
+        if unit is None or not pending or not self.problem.on("Preemption") or preemptor.pod_group:
+            return
+        held = tuple(
+            self.nominations[p.key][1]
+            for p in nominated_to_add(preemptor, self.nominated.get(node, ()))
+            if self.nominations.get(p.key, ("", None))[0] == node
+        )
+        answer = self.dra.search_node(unit, node, pending, Adjustment(None, held) if held else None)
+        if answer.status == Status.ALLOCATED:
+            self.nominations[preemptor.key] = (node, hold_of(answer))
+
+    def nomination(self, pod: Pod, node: str) -> ClaimHold | None:
+        found = self.nominations.get(pod.key)
+        return found[1] if found is not None and found[0] == node else None
 
 
 def _pod_events(outcome: UnitOutcome) -> bool:

@@ -62,6 +62,7 @@ class Reason:
 
 class Verdict(StrEnum):
     FITS = "fits"
+    PREEMPTS = "preempts"  # fits only by evicting lower-priority pods (not "fits")
     DOES_NOT_FIT = "does-not-fit"
     ERROR = "error"
     UNKNOWN = "unknown"
@@ -91,6 +92,29 @@ class NodeExplanation:
 
 
 @dataclass(frozen=True)
+class Victim:
+    """A pod preempted for the unit: its priority and the PodDisruptionBudgets that cover it, each with
+    the disruptions it allowed before the preemption."""
+
+    pod: str  # namespace/name
+    priority: int
+    budgets: tuple[tuple[str, int], ...] = ()  # (name, disruptionsAllowed)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"pod": self.pod, "priority": self.priority}
+        if self.budgets:
+            out["podDisruptionBudgets"] = [{"name": n, "disruptionsAllowed": a} for n, a in self.budgets]
+        return out
+
+    def text(self) -> str:
+        budgets = ", ".join(
+            f"PodDisruptionBudget {n} ({a} disruption{'s' if a != 1 else ''} allowed)"
+            for n, a in self.budgets
+        )
+        return f"{self.pod} (priority {self.priority}{', ' + budgets if budgets else ''})"
+
+
+@dataclass(frozen=True)
 class UnitExplanation:
     unit: int
     name: str  # `pod ns/name` or `claims a, b`
@@ -101,6 +125,7 @@ class UnitExplanation:
     nodes: tuple[NodeExplanation, ...] = ()
     reasons: tuple[Reason, ...] = ()  # about the unit as a whole (a missing claim)
     message: str = ""  # the engine's own answer
+    victims: tuple[Victim, ...] = ()  # the pods preempted to place it (verdict PREEMPTS)
 
     @property
     def fits(self) -> bool:

@@ -42,12 +42,15 @@ def document(problem: Problem, units: Sequence[UnitExplanation]) -> dict[str, An
             "status": str(unit.verdict),
             "summary": unit.summary,
         }
-        if unit.fits:
+        placed = unit.fits or unit.verdict == Verdict.PREEMPTS
+        if placed:
             item["node"] = unit.node
             item["allocation"] = allocation_dict(problem, unit)
+        if unit.victims:
+            item["victims"] = [v.as_dict() for v in unit.victims]
         if unit.reasons:
             item["reasons"] = [r.as_dict() for r in unit.reasons]
-        if not unit.fits:
+        if not placed:
             item["nodes"] = [n.as_dict() for n in unit.nodes]
         items.append(item)
     return {"apiVersion": "kubefit.io/v1alpha1", "kind": "Explanation", "items": items}
@@ -69,11 +72,12 @@ def text(problem: Problem, units: Sequence[UnitExplanation]) -> str:
     for unit in units:
         if lines:
             lines.append("")
-        if unit.fits:
+        if unit.fits or unit.verdict == Verdict.PREEMPTS:
             entries = allocation_dict(problem, unit)
             lines.append(
                 f"{unit.summary}:" if entries else f"{unit.summary} (its claims are allocated already)"
             )
+            lines += [f"  preempts {v.text()}" for v in unit.victims]
             for entry in entries:
                 for r in entry["results"]:
                     device = f"{r['driver']}/{r['pool']}/{r['device']}"

@@ -20,7 +20,8 @@ from fractions import Fraction
 from ..asp.facts import NodeFacts
 from ..asp.search import Cache as AllocationCache
 from ..asp.search import search_node as asp_search
-from ..capacity import device_capacity
+from ..capacity import qualified_consumed
+from ..cluster.plugins.claim_sharing import SHARED
 from ..engines import Budget
 from ..node_fit import unit_demand
 from ..problem import NodeView, Problem, Unit
@@ -30,6 +31,7 @@ from .classes import Call, NodeClasses
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
 from .node import Cores, Keys, explanation, node_facts, solve_shapes, undecided
+from .preempts import preempting, release_victims, victims_of, without_device_preemption
 from .reasons import ClassMatch, amount
 from .summary import summary
 
@@ -63,6 +65,7 @@ class Explainer:
             if outcome.status == Status.ALLOCATED:
                 if wanted:
                     out.append(self.fits(unit, outcome))
+                release_victims(p, self.solution, unit, state)
                 self.commit(unit, outcome, state, holders)
             elif wanted:
                 out.append(self.explain(unit, outcome, state, holders, deadline, classes))
@@ -77,10 +80,7 @@ class Explainer:
             claim = p.claims[allocation.claim]
             for r in allocation.results:
                 device = p.devices[r.device]
-                consumed = None
-                if r.shared:
-                    qualified = {res.published: name for name, res in device_capacity(device).items()}
-                    consumed = {qualified.get(k, k): v for k, v in (r.consumed_capacity or {}).items()}
+                consumed = qualified_consumed(device, r.consumed_capacity) if r.shared else None
                 taken.append(Taken(device, r.admin_access, r.shared, consumed))
                 if not r.admin_access:
                     users = holders.setdefault(device.ref, [])
@@ -92,6 +92,9 @@ class Explainer:
     # --- units ---------------------------------------------------------------------------------------
 
     def fits(self, unit: Unit, outcome: UnitOutcome) -> UnitExplanation:
+        victims = victims_of(self.problem, self.solution, unit)
+        if victims:
+            return preempting(_name(unit), unit, outcome, victims)
         return UnitExplanation(
             unit.id,
             _name(unit),
@@ -164,7 +167,8 @@ class Explainer:
             if isinstance(entry, NodeFacts):
                 answer = self.cores.answers[keys(entry)]
                 if not answer.satisfiable:
-                    out.append(explanation(node, entry, answer, self.class_match, memos.get(node)))
+                    found = explanation(node, entry, answer, self.class_match, memos.get(node))
+                    out.append(without_device_preemption(p, unit, found))
                     continue
                 mapped = self.mapped_resources(unit, entry, state, budget, deadline)
                 if mapped:
@@ -287,7 +291,7 @@ def scheduler_filter(outcome: UnitOutcome, node: str) -> NodeExplanation | None:
             return None
         plugin, why = next(iter(record.pre_filter.items()))
     else:
-        failed = [(p, v) for p, v in verdicts.items() if v != "passed" and p != _DRA]
+        failed = [(p, v) for p, v in verdicts.items() if v != "passed" and (p != _DRA or _refused_claim(v))]
         if not failed:
             return None
         plugin, why = failed[0]
@@ -295,6 +299,11 @@ def scheduler_filter(outcome: UnitOutcome, node: str) -> NodeExplanation | None:
         f"{plugin}/{why}", Kind.NODE_EXCLUDED, f"{plugin}: {why}", why, {"node": node, "plugin": plugin}
     )
     return NodeExplanation(node, Verdict.DOES_NOT_FIT, (reason,))
+
+
+def _refused_claim(verdict: str) -> bool:
+    """A DynamicResources verdict about an allocated claim the pod may not use, not about devices."""
+    return verdict.startswith(SHARED.split("{}", 1)[0])
 
 
 def _units(resource: str) -> Callable[[int], str]:

@@ -44,7 +44,7 @@ class AllocationError(Exception):
 
     def __init__(self, message: str, per_node: bool = False) -> None:
         super().__init__(message)
-        self.per_node = per_node  # only surfaced if every node fails (invalid pools)
+        self.per_node = per_node  # only this node fails (ErrFailedAllocationOnNode): the others are tried
 
 
 class BudgetExceeded(Exception):
@@ -189,13 +189,16 @@ class NodeAllocator:
             raise AllocationError(f"{who}: unsupported count mode {slot.mode}")
         data = _SlotData(key, slot, 0)
         for pool in self.view.pools:
+            # Only this node's allocation fails (kubernetes#141898 wraps ErrFailedAllocationOnNode).
             if pool.state == "incomplete":
                 raise AllocationError(
-                    f"{who}: asks for all devices, but resource pool {pool.ref} is currently being updated"
+                    f"{who}: asks for all devices, but resource pool {pool.ref} is currently being updated",
+                    per_node=True,
                 )
             if pool.state == "invalid":
                 raise AllocationError(
-                    f"{who}: asks for all devices, but resource pool {pool.ref} is currently invalid"
+                    f"{who}: asks for all devices, but resource pool {pool.ref} is currently invalid",
+                    per_node=True,
                 )
             for d in pool.devices:
                 if not self.selectable(key, d):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...errors import InputError, Problem
 from ...features import ALL_ON, FeatureGates
@@ -17,7 +17,7 @@ from ..validation.run import cel_features
 from .amounts import located
 from .claims import build_claim
 from .devices import DeviceTable, build_devices, node_selector_terms
-from .in_use import held_devices, in_use
+from .in_use import claim_holds, in_use
 from .pod_resources import PODS, bound_usage, node_allocatable
 from .pods import ClaimResolver, ClaimSource, PodUnit, pod_units
 from .pools import gather
@@ -196,6 +196,8 @@ def build(
                         True,
                         node_selector_terms(allocation.node_selector),
                     )
+                if source.pod_group:
+                    claim = replace(claim, pod_group=True)
                 claims.append(claim)
             ids.append(claim_ids[source.ref])
         units.append(
@@ -250,6 +252,6 @@ def build(
         derived=derived,
         features=features,
         cluster=cluster,
-        held=held_devices(objects, table),
+        holds=claim_holds(objects, table, "ConsumableCapacity" in features),
     )
     return Built(problem, objects, gates, table, sources, pods)

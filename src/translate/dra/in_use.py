@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
+from ...solver.claim_holds import ClaimHold, HeldDevice
 from ...solver.problem import InUse
 from .amounts import quantity
 
@@ -38,32 +39,49 @@ def in_use(allocated_claims: Iterable[Any], consumable_capacity: bool) -> InUse:
     return InUse(frozenset(exclusive), capacity, frozenset(shared))
 
 
-def held_devices(objects: Any, table: Any) -> dict[str, tuple[tuple[int, str], ...]]:
-    """Pod (namespace/name) -> the devices, (id, driver/pool/device), that claims reserved for that pod
-    alone hold exclusively: freed when the pod is evicted."""
-    held: list[tuple[str, str]] = []
+def claim_holds(objects: Any, table: Any, consumable_capacity: bool) -> dict[str, ClaimHold]:
+    """Claim (namespace/name) -> what its status.allocation holds and who its status.reservedFor names:
+    freed when those pods are evicted."""
+    found: list[tuple[str, list[tuple[str, bool, dict[str, Fraction] | None]], Any]] = []
     for obj in objects.of_kind("ResourceClaim"):
         status = obj.model.status
         allocation = status.allocation if status is not None else None
-        users = [
-            r for r in (status.reserved_for if status is not None else None) or () if r.resource == "pods"
-        ]
-        if allocation is None or allocation.devices is None or len(users) != 1:
+        if allocation is None or allocation.devices is None:
             continue
-        owner = f"{obj.namespace}/{users[0].name}"
+        results: list[tuple[str, bool, dict[str, Fraction] | None]] = []
         for result in allocation.devices.results or ():
-            if result.admin_access or result.share_id:
+            if result.admin_access:
                 continue
-            held.append((owner, f"{result.driver}/{result.pool}/{result.device}"))
-    if not held:
+            ref = f"{result.driver}/{result.pool}/{result.device}"
+            if consumable_capacity and result.share_id:
+                consumed = {
+                    qualified(k, result.driver): quantity(v)
+                    for k, v in (result.consumed_capacity or {}).items()
+                }
+                results.append((ref, True, consumed))
+            else:
+                results.append((ref, False, None))
+        found.append((f"{obj.namespace}/{obj.name}", results, status.reserved_for or ()))
+    if not found:
         return {}  # most runs: no need to name every device of a large cluster
-    wanted = {ref for _, ref in held}
+    wanted = {ref for _, results, _ in found for ref, _, _ in results}
     ids: dict[str, list[int]] = {}
+    local: dict[str, bool] = {}
     for device in table.devices:
         ref = device.ref
         if ref in wanted:
             ids.setdefault(ref, []).append(device.id)
-    out: dict[str, list[tuple[int, str]]] = {}
-    for owner, ref in held:
-        out.setdefault(owner, []).extend((d, ref) for d in ids.get(ref, [-1]))
-    return {pod: tuple(devices) for pod, devices in out.items()}
+            local[ref] = local.get(ref, True) and bool(device.placement.node_name)
+    out = {}
+    for claim, results, reserved in found:
+        namespace = claim.partition("/")[0]
+        held = tuple(
+            HeldDevice(ref, tuple(ids.get(ref, ())), shared, consumed) for ref, shared, consumed in results
+        )
+        pods = frozenset(
+            f"{namespace}/{r.name}" for r in reserved if r.resource == "pods" and not r.api_group
+        )
+        others = len(pods) < len(reserved)
+        node_local = all(local.get(h.ref, False) for h in held)
+        out[claim] = ClaimHold(claim, held, pods, others, node_local)
+    return out

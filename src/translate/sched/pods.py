@@ -214,7 +214,13 @@ def pod_facts(
         disruption_target=_disruption_target(status),
         claims=claims,
         scheduling_gates=tuple(g.name for g in spec.scheduling_gates or ()),
+        pod_group=_pod_group(spec),
     )
+
+
+def _pod_group(spec: Any) -> str:
+    group = getattr(spec, "scheduling_group", None)
+    return (group.pod_group_name or "") if group is not None else ""
 
 
 def _disruption_target(status: Any) -> str:

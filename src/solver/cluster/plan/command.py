@@ -242,6 +242,7 @@ def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any
         "nodesTouched",
         "devicesTouched",
         "partiallyUsedDevices",
+        "preempted",
     ]
     for key in keys:
         rows.append([key, *(str(doc["engines"][e].get(key, "-")) for e in engines)])
@@ -250,8 +251,11 @@ def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any
         if entries:
             out += f"\nonly {engine} places:\n"
             out += table(
-                ["POD", "NODE", "WHY NOT THE OTHER"],
-                [[e["pod"], e["node"], *e["reasons"].values()] for e in entries],
+                ["POD", "NODE", "PREEMPTS", "WHY NOT THE OTHER"],
+                [
+                    [e["pod"], e["node"], ", ".join(e.get("preempts", ())) or "-", *e["reasons"].values()]
+                    for e in entries
+                ],
             )
     html = ""
     if args.output == "html":

@@ -26,6 +26,8 @@ def comparison(problem: Problem, results: Sequence[PlanResult]) -> dict[str, Any
             "nodesTouched": s.nodes_touched,
             "devicesTouched": s.devices_touched,
             "partiallyUsedDevices": s.partially_used,
+            # Running pods evicted to place pending ones (kube-scheduler preempts; a plan evicts nobody).
+            "preempted": len(r.solution.evictions),
         }
         if r.bound is not None:
             entry["bound"] = r.bound
@@ -39,13 +41,15 @@ def comparison(problem: Problem, results: Sequence[PlanResult]) -> dict[str, Any
             for unit, placed in sorted(r.placements.items()):
                 if unit in other.placements:
                     continue
-                rows.append(
-                    {
-                        "pod": problem.units[unit].pod or problem.units[unit].name,
-                        "node": placed.node,
-                        "reasons": {other.engine: reason(problem, other, unit, placed)},
-                    }
-                )
+                row: dict[str, Any] = {
+                    "pod": problem.units[unit].pod or problem.units[unit].name,
+                    "node": placed.node,
+                    "reasons": {other.engine: reason(problem, other, unit, placed)},
+                }
+                victims = [e.victim.key for e in r.solution.evictions if e.unit == unit]
+                if victims:
+                    row["preempts"] = victims
+                rows.append(row)
         only[r.engine] = rows
     return {"apiVersion": API_VERSION, "kind": "Comparison", "engines": engines, "onlyPlacedBy": only}
 
@@ -161,9 +165,13 @@ def _num(value: Any) -> int | float:
 
 def _existing_holders(problem: Problem) -> dict[int, str]:
     out: dict[int, str] = {}
-    for pod, held in problem.held.items():
-        for d, _ in held:
-            out[d] = pod
+    for hold in problem.holds.values():
+        if len(hold.pods) != 1 or hold.others:
+            continue
+        pod = next(iter(hold.pods))
+        for held in hold.devices:
+            if not held.shared:
+                out.update(dict.fromkeys(held.ids, pod))
     for device in problem.devices:
         if device.id not in out and problem.in_use.allocated(device.ref):
             out[device.id] = "(allocated)"

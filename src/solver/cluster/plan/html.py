@@ -137,6 +137,7 @@ SUMMARY_ROWS = (
     ("nodesTouched", "nodes touched"),
     ("devicesTouched", "devices touched"),
     ("partiallyUsedDevices", "partially used devices"),
+    ("preempted", "running pods preempted"),
 )
 BEST = {"placed": max, "pending": min}
 

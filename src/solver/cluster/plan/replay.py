@@ -92,9 +92,7 @@ def why_pending(run: Run, unit: Unit) -> str:
 def _release(run: Run, result: CycleResult) -> None:
     """Undo the allocation a trial cycle reserved."""
     if result.answer is not None:
-        taken = result.answer.taken
-        refs = [t.device.ref for t in taken]
-        run.dra.release([t.device.id for t in taken], refs, [a.claim for a in result.answer.allocations])
+        run.dra.undo(result.answer)
 
 
 def fits_alone(run: Run, unit: Unit, node: str) -> str:

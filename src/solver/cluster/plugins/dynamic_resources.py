@@ -39,6 +39,8 @@ from ..framework import (
     unresolvable,
     unschedulable,
 )
+from .claim_sharing import shared_mapped_claim
+from .dra_preemption import Extensions, Simulation
 
 NAME = "DynamicResources"
 
@@ -69,10 +71,12 @@ class CycleData(StateData):
     undecided: dict[str, str] = field(default_factory=dict)  # node -> why the search stopped
     prioritized: bool = False
     seen: dict[str, NodeAnswer] = field(default_factory=dict)  # every node's answer
-    # Devices (driver/pool/device) that pods removed in a simulation (preemption) hold: free there.
-    released: frozenset[str] = frozenset()
+    # Pods removed and nominated pods added in a simulation (DRAPreemption): see dra_preemption.
+    sim: Simulation = field(default_factory=Simulation)
     placed_claims: bool = True  # some claim of the pod is allocated already (its node selector counts)
     last: Effect | None = None  # what the last Filter call left (None: nothing that can be reused)
+    # Node -> the answer the pass with nominated pods found, which the pass without them keeps.
+    pinned: dict[str, NodeAnswer] = field(default_factory=dict)
 
     def clone(self) -> CycleData:
         return CycleData(
@@ -83,7 +87,7 @@ class CycleData(StateData):
             dict(self.undecided),
             self.prioritized,
             dict(self.seen),
-            self.released,
+            self.sim.clone(),
             self.placed_claims,
         )
 
@@ -141,9 +145,16 @@ class DynamicResources(Plugin):
             where = placement_conflict(problem, data.unit, node.name, dra.state)
             if where:
                 return unresolvable(where)
+            hold = self.handle.services.get("hold")
+            shared = shared_mapped_claim(problem, data.unit, pod, hold) if callable(hold) else ""
+            if shared:
+                return unresolvable(shared)
         if not data.pending:
             return None
-        answer = dra.search_node(data.unit, node.name, data.pending, data.released)
+        answer = data.pinned.pop(node.name, None)
+        if answer is None:
+            change = Extensions(self.handle.services).adjustment(data.sim)
+            answer = dra.search_node(data.unit, node.name, data.pending, change)
         if answer.status == Outcome.ERROR:
             data.seen[node.name] = answer
             if answer.per_node:
@@ -183,7 +194,7 @@ class DynamicResources(Plugin):
         data: CycleData | None = state.read(NAME)
         if point == SCORE and (data is None or not data.prioritized):
             return 0
-        if data is None or data.placed_claims or data.released:
+        if data is None or data.placed_claims or data.sim:
             return None
         if not data.pending:
             return ()
@@ -219,25 +230,33 @@ class DynamicResources(Plugin):
             return None, unschedulable("no new claims to deallocate")
         return None, unschedulable("still not schedulable")
 
-    # PreFilterExtensions: a pod removed from a node in a simulation (a preemption victim) frees the devices
-    # its claims alone hold; added back (reprieved), it takes them again.
+    # PreFilterExtensions exist with DRAPreemption only (see dra_preemption).
+    @property
+    def has_extensions(self) -> bool:
+        return self.dra.problem.on("Preemption")
+
     def remove_pod(self, state: CycleState, pod: Pod, removed: Pod, node: NodeInfo) -> Status | None:
         data: CycleData | None = state.read(NAME)
-        held = self._held(removed)
-        if data is not None and held:
-            data.released = data.released | held
+        if data is not None:
+            Extensions(self.handle.services).remove(data.sim, pod, removed)
         return None
 
     def add_pod(self, state: CycleState, pod: Pod, added: Pod, node: NodeInfo) -> Status | None:
         data: CycleData | None = state.read(NAME)
-        held = self._held(added)
-        if data is not None and held:
-            data.released = data.released - held
+        if data is not None:
+            Extensions(self.handle.services).add(data.sim, added, node.name)
         return None
 
-    def _held(self, pod: Pod) -> frozenset[str]:
-        holds = self.handle.services.get("held")
-        return frozenset(holds(pod)) if holds is not None else frozenset()
+    def carry_over(self, passed: CycleState, state: CycleState, node: str) -> None:
+        """The pass with nominated pods passed: the pass without them keeps the allocation it found, so
+        that the devices held for nominated pods stay theirs (KEP-5690)."""
+        found: CycleData | None = passed.read(NAME)
+        data: CycleData | None = state.read(NAME)
+        if found is None or data is None or not found.sim.nominated:
+            return
+        answer = found.answers.get(node)
+        if answer is not None:
+            data.pinned[node] = answer
 
     def score(self, state: CycleState, pod: Pod, node: NodeInfo) -> int:
         data: CycleData | None = state.read(NAME)
