@@ -321,9 +321,23 @@ def test_feature_gates_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["feature-gates"], capsys)
     assert code == 0
     assert "DRAConsumableCapacity" in out and "PodLevelResourceManagers" in out
-    defaults = {line.split()[0]: line.split()[1] for line in out.splitlines()[1:]}
-    # DRAPreemption ships off in every release so far; the gates kubefit honours otherwise default on.
-    assert defaults["DRAPreemption"] == "false" and defaults["DRAConsumableCapacity"] == "true"
+
+
+def _gate_values(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, bool]:
+    code, out, _ = run([*args, "feature-gates", "-o", "json"], capsys)
+    assert code == 0
+    return {r["gate"]: r["value"] for r in json.loads(out)["gates"]}
+
+
+def test_dra_preemption_is_off_unless_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """DRAPreemption is in no release yet: off by default and under AllAlpha, on only when named."""
+    assert _gate_values(capsys)["DRAPreemption"] is False
+    assert _gate_values(capsys, "--feature-gates", "AllAlpha=true,AllBeta=true")["DRAPreemption"] is False
+    named = _gate_values(capsys, "--feature-gates", "AllAlpha=true,DRAPreemption=true")
+    assert named["DRAPreemption"] is True and named["DRAListTypeAttributes"] is True
+    assert _gate_values(capsys, "--emulated-version", "1.34", "--feature-gates", "DRAPreemption=true")[
+        "DRAPreemption"
+    ]
 
 
 def test_the_process_ends_with_its_whole_answer_written() -> None:
