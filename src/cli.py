@@ -910,7 +910,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
-        # Every verb refuses a release or gates the component would refuse (topology has no use for them).
+        # Every verb refuses a release kubefit does not carry or a gate it lacks, and warns about settings
+        # the component would refuse to start with, before anything else (topology has no use for them).
         _gates(args)
         if argv is None:
             _OWN_PROCESS = True

@@ -3,8 +3,10 @@
 A run emulates one release (`--emulated-version`, kube-scheduler's flag; the newest release kubefit
 carries by default): every gate defaults as that release has it (gate_specs, read from upstream), and
 `--feature-gates` changes them the way upstream's featuregate package does: AllAlpha / AllBeta set every
-alpha / beta gate not named explicitly, a locked gate cannot be set to another value, a gate the release
-does not have cannot be set at all, and a gate may be on only while the gates it depends on are.
+alpha / beta gate not named explicitly, and a gate the release does not have cannot be set at all. Two
+settings the component refuses to start with — a locked gate set against its lock, a gate on while a gate
+it depends on is off — are warnings here, with upstream's text: kubefit is a what-if tool, and answers
+with the gates as given.
 
 FeatureGates answers `enabled(gate)`; a FeatureGates made by hand (ALL_ON, or from a set of disabled
 gates) has every gate on unless it lists it, as the upstream test suites run.
@@ -184,44 +186,45 @@ def release_gates(
     source: str = "--feature-gates",
     warnings: list[str] | None = None,
 ) -> FeatureGates:
-    """The gates of `version` with `values` set as featureGate.SetFromMap sets them; what it refuses is
-    bad input, what it logs goes to `warnings`."""
+    """The gates of `version` with `values` set as featureGate.SetFromMap sets them. A gate the release
+    does not have is bad input; a locked gate set against its lock and a gate on without the gates it
+    depends on, which the component refuses to start with, are honoured with a warning; the warnings and
+    what upstream logs go to `warnings` (each "SOURCE: text")."""
     values = dict(values or {})
     explicit = {k: v for k, v in values.items() if k not in META_GATES}
     problems: list[str] = []
+    notes: list[str] = []
     for name, value in explicit.items():
-        problem = _refusal(name, value, version)
+        problem = _unknown(name, value, version)
         if problem and problem.startswith("unrecognized"):
             raise InputError(f"{source}: {problem}")  # upstream stops at the first unknown name
         if problem:
             problems.append(problem)
-        elif warnings is not None:
-            warnings.extend(_setting_notes(name, value, version))
+        else:
+            notes.extend(_setting_notes(name, value, version))
     if problems:
         raise InputError([Problem(f"{source}: {p}") for p in problems])
     on = _resolve(explicit, {m: values[m] for m in META_GATES if m in values}, version)
-    broken = _dependency_problems(on)
-    if broken:
-        raise InputError([Problem(f"{source}: {p}") for p in broken])
+    notes += _dependency_notes(on, version)
+    if warnings is not None:
+        warnings.extend(f"{source}: {note}" for note in notes)
     disabled = frozenset(g for g, v in on.items() if not v)
     return FeatureGates(disabled, version, frozenset(explicit))
 
 
-def _refusal(name: str, value: bool, version: str) -> str | None:
+def _refused(upstream: str, version: str, answer: str) -> str:
+    """A setting kube-scheduler refuses to start with, as kubefit warns about it."""
+    return f"{upstream} (kube-scheduler {version} would refuse to start); answering {answer}"
+
+
+def _unknown(name: str, value: bool, version: str) -> str | None:
+    """Upstream's refusal of a gate the release does not have (yet, or any more)."""
     if name not in SPECS or removal(name, version):
         return f"unrecognized feature gate: {name}"
-    spec = spec_at(name, version)
-    if spec is None:
-        if name in PREVIEW:
-            return None
+    if spec_at(name, version) is None and name not in PREVIEW:
         return (
             f"cannot set feature gate {name} to {str(value).lower()}, feature is PreAlpha at emulated "
             f"version {version}, min compatibility version {previous(version)}"
-        )
-    if spec.locked and spec.default != value:
-        return (
-            f"cannot set feature gate {name} to {str(value).lower()}, feature is locked to "
-            f"{str(spec.default).lower()}"
         )
     return None
 
@@ -231,6 +234,9 @@ def _setting_notes(name: str, value: bool, version: str) -> list[str]:
     on = str(value).lower()
     if spec is None:
         return [f"{name} is not in Kubernetes {version} ({PREVIEW[name]}); kubefit previews it"]
+    if spec.locked and spec.default != value:
+        locked = f"cannot set feature gate {name} to {on}, feature is locked to {str(spec.default).lower()}"
+        return [_refused(locked, version, f"as if it were {on}")]
     if spec.stage == "DEPRECATED":
         return [f"Setting deprecated feature gate {name}={on}. It will be removed in a future release."]
     if spec.stage == "GA":
@@ -261,14 +267,15 @@ def _resolve(explicit: Mapping[str, bool], meta: Mapping[str, bool], version: st
     return values
 
 
-def _dependency_problems(on: Mapping[str, bool]) -> list[str]:
+def _dependency_notes(on: Mapping[str, bool], version: str) -> list[str]:
     out = []
     for gate in sorted(DEPENDENCIES):
         if gate not in on or not on[gate]:
             continue
         off = [dep for dep in DEPENDENCIES[gate] if not on.get(dep, False)]
         if off:
-            out.append(f"{gate} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
+            upstream = f"{gate} is enabled, but depends on features that are disabled: [{' '.join(off)}]"
+            out.append(_refused(upstream, version, f"with {gate} on and {', '.join(off)} off"))
     return out
 
 
@@ -276,5 +283,6 @@ def parse_gates(
     specs: Iterable[str], source: str = "--feature-gates", version: str | None = None
 ) -> FeatureGates:
     """`Name=true,Other=false` (possibly repeated) -> the gates of `version` (the newest release kubefit
-    carries) with those set; unknown names, locked gates and broken dependencies are errors."""
+    carries) with those set; gates the release does not have are errors, and what it would warn about is
+    not said (see release_gates)."""
     return release_gates(split_gates(specs, source), version or NEWEST_RELEASE, source)

@@ -4,7 +4,6 @@ verb, and before the verb), the gates a run uses, `--version`'s words and the `f
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from typing import Any
 
@@ -24,8 +23,6 @@ from .features import (
 )
 from .gate_specs import PREVIEW, REMOVED, SPECS, UPSTREAM_COMMIT, UPSTREAM_REPO
 from .output import FORMATS, emit, table
-
-log = logging.getLogger("kubefit")
 
 
 def version_text() -> str:
@@ -72,14 +69,15 @@ def emulated_version(args: argparse.Namespace) -> str:
 
 
 def gates_of(args: argparse.Namespace) -> FeatureGates:
-    """The gates of this run (made once; what upstream would log about them is logged then)."""
+    """The gates of this run, made once: its warnings (what upstream would log, and the settings the
+    component would refuse to start with) are written then, one line each."""
     made: FeatureGates | None = getattr(args, "_made_gates", None)
     if made is None:
         specs = [*getattr(args, "global_feature_gates", []), *(getattr(args, "feature_gates", None) or [])]
         notes: list[str] = []
         made = release_gates(split_gates(specs), emulated_version(args), warnings=notes)
         for note in notes:
-            log.warning(note)
+            print(f"kubefit: warning: {note}", file=sys.stderr)
         args._made_gates = made
     return made
 

@@ -31,7 +31,7 @@ CASES = [
     (
         "allocate-gpu-mig-one-node-no-prioritized-list",
         ["examples/gpu-mig"],
-        # The gate is locked on from 1.37: 1.36 is the newest release that can switch it off.
+        # 1.36, the newest release that lets the gate be switched off (1.37 locks it: kubefit would warn).
         ["--node", "gpu-node-2", "--emulated-version", "1.36", "--feature-gates", "DRAPrioritizedList=false"],
     ),
     ("allocate-unsatisfiable-claims", ["tests/data/allocate/unsatisfiable.yaml"], []),

@@ -255,12 +255,21 @@ def _refused(values: dict[str, bool], version: str = "1.37") -> list[str]:
     return [str(p) for p in e.value.problems]
 
 
-def test_a_locked_gate_cannot_be_set_to_another_value() -> None:
-    assert _refused({"DRAAdminAccess": False}) == [
-        "--feature-gates: cannot set feature gate DRAAdminAccess to false, feature is locked to true"
+def _warned(values: dict[str, bool], version: str = "1.37") -> tuple[FeatureGates, list[str]]:
+    notes: list[str] = []
+    return release_gates(values, version, warnings=notes), notes
+
+
+def test_a_locked_gate_set_against_its_lock_warns_and_is_honoured() -> None:
+    gates, notes = _warned({"DRAAdminAccess": False})
+    assert notes == [
+        "--feature-gates: cannot set feature gate DRAAdminAccess to false, feature is locked to true "
+        "(kube-scheduler 1.37 would refuse to start); answering as if it were false"
     ]
-    assert release_gates({"DRAAdminAccess": True}, "1.37").enabled("DRAAdminAccess")  # its own value: fine
-    assert not release_gates({"DRAAdminAccess": False}, "1.35").enabled("DRAAdminAccess")  # beta then
+    assert not gates.enabled("DRAAdminAccess")
+    gates, notes = _warned({"DRAAdminAccess": True})  # its own value: upstream's GA log line only
+    assert gates.enabled("DRAAdminAccess") and "locked" not in " ".join(notes)
+    assert _warned({"DRAAdminAccess": False}, "1.35")[1] == []  # beta then
 
 
 def test_a_gate_the_release_does_not_have_cannot_be_set() -> None:
@@ -274,17 +283,23 @@ def test_a_gate_the_release_does_not_have_cannot_be_set() -> None:
     assert _refused({"DRANope": False}) == ["--feature-gates: unrecognized feature gate: DRANope"]
 
 
-def test_a_gate_on_needs_the_gates_it_depends_on() -> None:
-    assert _refused({"DRADeviceTaints": False}) == [
+def test_a_gate_on_without_the_gates_it_depends_on_warns_and_is_honoured() -> None:
+    gates, notes = _warned({"DRADeviceTaints": False})
+    assert notes[-1] == (
         "--feature-gates: DRADeviceTaintRules is enabled, but depends on features that are disabled: "
-        "[DRADeviceTaints]"
-    ]
-    gates = release_gates({"DRADeviceTaints": False, "DRADeviceTaintRules": False}, "1.37")
-    assert not gates.enabled("DRADeviceTaints")
-    assert _refused({"AllBeta": True, "DRAConsumableCapacity": False}) == [
+        "[DRADeviceTaints] (kube-scheduler 1.37 would refuse to start); answering with DRADeviceTaintRules "
+        "on and DRADeviceTaints off"
+    )
+    assert gates.enabled("DRADeviceTaintRules") and not gates.enabled("DRADeviceTaints")
+    gates, notes = _warned({"DRADeviceTaints": False, "DRADeviceTaintRules": False})
+    assert not gates.enabled("DRADeviceTaints") and not any("depends on" in n for n in notes)
+    gates, notes = _warned({"AllBeta": True, "DRAConsumableCapacity": False})
+    assert notes == [
         "--feature-gates: DRAFractionalCapacityRange is enabled, but depends on features that are disabled: "
-        "[DRAConsumableCapacity]"
+        "[DRAConsumableCapacity] (kube-scheduler 1.37 would refuse to start); answering with "
+        "DRAFractionalCapacityRange on and DRAConsumableCapacity off"
     ]
+    assert gates.enabled("DRAFractionalCapacityRange") and not gates.enabled("DRAConsumableCapacity")
 
 
 def test_a_preview_gate_is_off_and_may_be_switched_on() -> None:
@@ -320,14 +335,42 @@ def test_a_bad_emulated_version_is_one_line_and_exit_2(capsys: pytest.CaptureFix
     assert code == 2 and "expected a Kubernetes release as major.minor" in err
 
 
-def test_setting_a_ga_gate_says_what_upstream_logs(
-    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
-) -> None:
-    code, _, _ = run(capsys, "feature-gates", "--feature-gates", "DRAPrioritizedList=true")
+def test_setting_a_ga_gate_says_what_upstream_logs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "feature-gates", "--feature-gates", "DRAPrioritizedList=true")
     assert code == 0
-    assert caplog.messages == [
-        "Setting GA feature gate DRAPrioritizedList=true. It will be removed in a future release."
+    assert err == (
+        "kubefit: warning: --feature-gates: Setting GA feature gate DRAPrioritizedList=true. It will be "
+        "removed in a future release.\n"
+    )
+
+
+def test_what_the_component_would_refuse_is_one_warning_line_each(capsys: pytest.CaptureFixture[str]) -> None:
+    settings = "AllAlpha=true,AllBeta=true,DRAAdminAccess=false,DRAConsumableCapacity=false"
+    code, out, err = run(capsys, "feature-gates", "--feature-gates", settings, "-o", "json")
+    assert code == 0
+    assert err.splitlines() == [
+        "kubefit: warning: --feature-gates: cannot set feature gate DRAAdminAccess to false, feature is "
+        "locked to true (kube-scheduler 1.37 would refuse to start); answering as if it were false",
+        "kubefit: warning: --feature-gates: DRAFractionalCapacityRange is enabled, but depends on features "
+        "that are disabled: [DRAConsumableCapacity] (kube-scheduler 1.37 would refuse to start); answering "
+        "with DRAFractionalCapacityRange on and DRAConsumableCapacity off",
     ]
+    values = {r["gate"]: r["value"] for r in json.loads(out)["gates"]}
+    assert values["DRAAdminAccess"] is False and values["DRAFractionalCapacityRange"] is True
+
+
+def test_a_locked_gate_switched_off_is_the_answer_the_allocator_gives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claim = gpu_claim("admin")
+    claim["spec"]["devices"]["requests"][0]["exactly"]["adminAccess"] = True
+    path = write(tmp_path, [node(), device_class(), gpus(count=1), claim])
+    args = ("allocate", "-f", str(path), "--claims", "admin", "-o", "json")
+    code, out, err = run(capsys, *args, "--feature-gates", "DRAAdminAccess=false")
+    assert "feature is locked to true (kube-scheduler 1.37 would refuse to start)" in err
+    events = [i["message"] for i in json.loads(out)["items"] if i["kind"] == "Event"]
+    assert code == 1 and any("admin access is requested, but the feature is disabled" in m for m in events)
+    assert run(capsys, *args)[0] == 0
 
 
 def _capacity_docs() -> list[dict[str, Any]]:
@@ -510,5 +553,5 @@ def test_every_verb_takes_the_release_and_refuses_one_kubefit_does_not_carry(
             "--emulated-version: emulation version 1.99 is not between [1.34, 1.37] (the releases whose "
             "feature-gate defaults kubefit carries)\n"
         )
-    code, _, err = run(capsys, *verb, "--feature-gates", "DRAAdminAccess=false")
-    assert code == 2 and "feature is locked to true" in err
+    code, out, err = run(capsys, *verb, "--feature-gates", "DRANope=false")
+    assert (code, out, err) == (2, "", "--feature-gates: unrecognized feature gate: DRANope\n")

@@ -19,10 +19,8 @@ from typing import Any
 
 import pytest
 import yaml
-from gate_support import release_for
 
 from kubefit.cli import main as kubefit_main
-from kubefit.gate_specs import RELEASES
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parents[1] / "shared"
@@ -60,7 +58,7 @@ def _runner() -> ModuleType:
         assert cmd[0] == "kubefit"
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = kubefit_main([*EMULATED, *cmd[1:]])
+            code = kubefit_main(cmd[1:])
         return code, out.getvalue(), err.getvalue()
 
     module.run = run
@@ -69,12 +67,6 @@ def _runner() -> ModuleType:
     if "AllAlpha" in listed:
         module.ALL_ON.extend(["AllAlpha=true", "AllBeta=true"])
     return module
-
-
-# `--emulated-version` for the case being run: the newest release that accepts its gates with every other
-# gate on (a gate locked in the newest release can only be switched off in an older one). The shared
-# runner passes none: it runs such a case at the newest release, which refuses it (see gate_support).
-EMULATED: list[str] = []
 
 
 def _cases() -> list[Any]:
@@ -100,14 +92,9 @@ def test_scenario(case_dir: Path, engine: str, runner: ModuleType) -> None:
     case = yaml.safe_load((case_dir / "case.yaml").read_text(encoding="utf-8"))
     checks = {"admit": runner.check_admit, "schedule": runner.check_schedule}
     check = checks.get(case["command"], runner.check_allocate)
-    version = release_for(case.get("featureGates") or {})
-    EMULATED[:] = ["--emulated-version", version] if version != RELEASES[-1] else []
-    try:
-        problems = check(case, str(case_dir), ["kubefit"], engine)
-        if case["command"] == "schedule":
-            problems += check_decision(case, case_dir, engine, runner)
-    finally:
-        EMULATED.clear()
+    problems = check(case, str(case_dir), ["kubefit"], engine)
+    if case["command"] == "schedule":
+        problems += check_decision(case, case_dir, engine, runner)
     assert not problems, "\n".join(problems)
 
 
