@@ -458,8 +458,10 @@ def _api_problems(problems: list[Problem], args: argparse.Namespace, api_problem
     if problems and (api_problems_are_errors or args.strict):
         raise InputError(problems)
     # Configurations are not stored objects: a component refuses to start with one it does not accept;
-    # nor is a machine's topology, and no kubelet runs on one that cannot be (a CPU listed twice).
-    refused = [p for p in problems if p.obj.startswith(_CONFIG_KINDS)]
+    # nor is a machine's topology, and no kubelet runs on one that cannot be (a CPU listed twice). No
+    # stored object has what no API server ever accepted (a negative request, a fractional pod count):
+    # an answer computed from it would be one no cluster gives.
+    refused = [p for p in problems if p.unstorable or p.obj.startswith(_CONFIG_KINDS)]
     if refused:
         raise InputError(refused)
     if problems:

@@ -13,7 +13,8 @@ from ..cel.environment import Features
 from ..cel.selector import compile_error_text
 from ..objects import KubeObject, LazySlice, ObjectSet
 from ..quantity_fields import quantity_values
-from . import FieldError, ValidationContext
+from . import FieldError, ValidationContext, unstorable
+from .go_integers import integer_errors
 from .names import validate_dns1123_label, validate_quantity
 from .object_meta import validate_object_meta
 
@@ -83,14 +84,27 @@ def validate_metadata(obj: KubeObject) -> list[FieldError]:
 
 
 def validate_quantities(obj: KubeObject) -> list[FieldError]:
+    """Quantities that do not decode (the API server refuses the request before validating it; the
+    answer would read each as nothing)."""
     errors: list[FieldError] = []
     for path, value in quantity_values(obj.written_info.model, obj.raw):
         if isinstance(value, str):
             errors += validate_quantity(value, path)[1]
-    return errors
+    return unstorable(errors)
+
+
+# The API groups of the kinds whose integers kubefit reads (Pods, Nodes, workloads, PodDisruptionBudgets,
+# PriorityClasses, PodGroups), held to their Go types.
+_GO_INTEGER_GROUPS = frozenset({"", "apps", "batch", "policy", "scheduling.k8s.io"})
 
 
 def object_errors(obj: KubeObject, ctx: Context) -> Iterator[FieldError]:
+    if obj.info.group in _GO_INTEGER_GROUPS:
+        undecodable = integer_errors(obj.written_info.model, obj.raw)
+        if undecodable:
+            # The API server stops at the first value it cannot decode, before any validation.
+            yield from undecodable
+            return
     validator = _validators().get(obj.kind)
     if isinstance(obj, LazySlice) and not obj.built:
         # Without a model per device; None when only the full model can tell.
@@ -125,5 +139,5 @@ def object_problems(obj: KubeObject, ctx: Context) -> list[Problem]:
         if key in seen:
             continue
         seen.add(key)
-        problems.append(obj.problem(error.path, error.message))
+        problems.append(obj.problem(error.path, error.message, unstorable=error.unstorable))
     return problems
