@@ -51,10 +51,12 @@ Validator = Callable[[Any, ValidationContext], list[FieldError]]
 
 @functools.cache
 def _validators() -> dict[str, Validator]:
+    from .core_node import validate_node
     from .device_class import validate_device_class
     from .device_taint_rule import validate_device_taint_rule
     from .node import validate_kubelet_configuration, validate_node_topology
-    from .pod_scheduling import validate_pod_scheduling
+    from .pod import validate_pod, validate_pod_template
+    from .priority_class import validate_priority_class
     from .resource_claim import validate_resource_claim, validate_resource_claim_template
     from .resource_slice import validate_resource_slice
     from .scheduler_config import validate_kube_scheduler_configuration
@@ -68,7 +70,11 @@ def _validators() -> dict[str, Validator]:
         "KubeletConfiguration": validate_kubelet_configuration,
         "NodeTopology": validate_node_topology,
         "KubeSchedulerConfiguration": validate_kube_scheduler_configuration,
-        "Pod": validate_pod_scheduling,
+        "Pod": validate_pod,
+        "Node": validate_node,
+        "PriorityClass": validate_priority_class,
+        # The workloads kubefit expands into pods (dra/workloads.py): their pod templates.
+        **dict.fromkeys(("Deployment", "ReplicaSet", "StatefulSet", "Job"), validate_pod_template),
     }
 
 
