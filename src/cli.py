@@ -775,8 +775,11 @@ def cmd_admit(args: argparse.Namespace) -> int:
     from .translate.node.build import StateFiles, build
 
     gates = _gates(args)
-    # A kubelet refuses to start with a configuration it does not accept: invalid input is an error.
-    objects = load_valid(args, gates)
+    # A kubelet refuses to start with a configuration (or on a machine) it does not accept; the pods it
+    # admits come from the API server, so, as for the scheduler's verbs, what only API validation
+    # refuses is a warning (the kubelet's own tests name containers `fakeContainer3`) unless it is
+    # unstorable (a negative request): see _api_problems.
+    objects = load_valid(args, gates, api_problems_are_errors=False)
     options = (
         {"time_limit": args.time_limit} if args.engine == "cpsat" and args.time_limit is not None else {}
     )
