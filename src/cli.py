@@ -459,8 +459,10 @@ def _api_problems(problems: list[Problem], args: argparse.Namespace, api_problem
     if problems and (api_problems_are_errors or args.strict):
         raise InputError(problems)
     # Configurations are not stored objects: a component refuses to start with one it does not accept;
-    # nor is a machine's topology, and no kubelet runs on one that cannot be (a CPU listed twice).
-    refused = [p for p in problems if p.obj.startswith(_CONFIG_KINDS)]
+    # nor is a machine's topology, and no kubelet runs on one that cannot be (a CPU listed twice). No
+    # stored object has what no API server ever accepted (a negative request, a fractional pod count):
+    # an answer computed from it would be one no cluster gives.
+    refused = [p for p in problems if p.unstorable or p.obj.startswith(_CONFIG_KINDS)]
     if refused:
         raise InputError(refused)
     if problems:
@@ -784,8 +786,11 @@ def cmd_admit(args: argparse.Namespace) -> int:
     from .translate.node.build import StateFiles, build
 
     gates = _gates(args)
-    # A kubelet refuses to start with a configuration it does not accept: invalid input is an error.
-    objects = load_valid(args, gates)
+    # A kubelet refuses to start with a configuration (or on a machine) it does not accept; the pods it
+    # admits come from the API server, so, as for the scheduler's verbs, what only API validation
+    # refuses is a warning (the kubelet's own tests name containers `fakeContainer3`) unless it is
+    # unstorable (a negative request): see _api_problems.
+    objects = load_valid(args, gates, api_problems_are_errors=False)
     options = (
         {"time_limit": args.time_limit} if args.engine == "cpsat" and args.time_limit is not None else {}
     )

@@ -49,6 +49,8 @@ class Problem:
     warning: bool = False
     # The path as Kubernetes prints it for this object's schema (map keys in brackets), if known.
     path_text: str = ""
+    # An API-validation problem no stored object can have (see validation.FieldError.unstorable).
+    unstorable: bool = False
 
     def __str__(self) -> str:
         parts = []

@@ -272,7 +272,9 @@ def test_workloads_beyond_what_a_cluster_holds_are_refused(tmp_path: Path) -> No
     code, result, err = allocate(tmp_path, [*BASE, deployment("web", 2**31)])
     assert code == 2 and not result
     assert re.fullmatch(
-        r".*: Deployment/default/web: spec\.replicas: Invalid value: 2147483648: must be an int32\n", err
+        r".*: Deployment/default/web: spec\.replicas: json: cannot unmarshal number 2147483648 into Go struct "
+        r"field DeploymentSpec\.spec\.replicas of type int32\n",
+        err,
     ), err
     code, _, err = allocate(tmp_path, [*BASE, deployment("a", 100_000), deployment("b", 50_001)])
     assert code == 2
@@ -284,10 +286,15 @@ def test_workloads_beyond_what_a_cluster_holds_are_refused(tmp_path: Path) -> No
         "apiVersion": "batch/v1",
         "kind": "Job",
         "metadata": {"name": "train", "namespace": "default"},
-        "spec": {"parallelism": 2**31, "completions": 2, "template": {"spec": pod("x")["spec"]}},
+        "spec": {"parallelism": 2**31 - 1, "completions": 2, "template": {"spec": pod("x")["spec"]}},
     }
     code, result, _ = allocate(tmp_path, [*BASE, job])  # completions bound it: two pods
     assert code == 0 and len(items(result, "Pod")) == 2
+    # One more and the API server cannot read the parallelism at all.
+    job["spec"]["parallelism"] = 2**31
+    code, result, err = allocate(tmp_path, [*BASE, job])
+    assert code == 2 and not result
+    assert "spec.parallelism: json: cannot unmarshal number 2147483648 into Go struct field" in err
 
 
 def test_extended_resources_backed_by_a_device_class(tmp_path: Path) -> None:

@@ -104,7 +104,8 @@ BROKEN = {
     "bad YAML": ("apiVersion: v1\nkind: Node\nmetadata: {name: [}\n", r"in\.yaml:3: invalid YAML: "),
     "wrong type": (
         SLICE.replace("generation: 1", "generation: one"),
-        r"in\.yaml:8: ResourceSlice/gpus: spec\.pool\.generation: Invalid value: must be an integer",
+        r"in\.yaml:8: ResourceSlice/gpus: spec\.pool\.generation: json: cannot unmarshal string into Go struct "
+        r"field ResourcePool\.spec\.pool\.generation of type int64",
     ),
     "unknown kind": (
         "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n",

@@ -119,8 +119,8 @@ def test_broken_yaml_is_one_line_with_the_line_number() -> None:
 def test_a_wrong_type_names_the_field_and_its_line() -> None:
     text = SLICE.replace("resourceSliceCount: 1", "resourceSliceCount: one")
     assert problems_of(text) == [
-        "in.yaml:8: ResourceSlice/s1: spec.pool.resourceSliceCount: Invalid value: must be an integer, "
-        'not string "one"'
+        "in.yaml:8: ResourceSlice/s1: spec.pool.resourceSliceCount: json: cannot unmarshal string into Go "
+        "struct field ResourcePool.spec.pool.resourceSliceCount of type int64"
     ]
 
 

@@ -396,8 +396,8 @@ def test_a_json_list_reports_each_problem_at_its_own_line() -> None:
     with pytest.raises(InputError) as info:
         load_text(LIST_JSON, "in.json")
     assert [str(p) for p in info.value.problems] == [
-        "in.json:12: ResourceSlice/s1: spec.pool.resourceSliceCount: Invalid value: must be an integer, "
-        'not string "one"'
+        "in.json:12: ResourceSlice/s1: spec.pool.resourceSliceCount: json: cannot unmarshal string into Go "
+        "struct field ResourcePool.spec.pool.resourceSliceCount of type int64"
     ]
     objects = load_text(LIST_JSON.replace('"one"', "1"), "in.json")
     assert [str(w) for w in objects.warnings] == [

@@ -29,9 +29,10 @@ from .json_text import SourceText
 from .objects import KubeObject, LazySlice, ObjectSet
 from .paths import render_path
 from .quantity_fields import coerce_quantities
+from .schema_messages import schema_message
 from .source_files import files_of, rereader
 from .yaml_limits import MAX_DEPTH
-from .yaml_source import Document, LineDict, LineList, gc_paused, line_of, read_documents
+from .yaml_source import Document, LineList, gc_paused, line_of, read_documents
 
 # Kinds that exist only in the core group, so a missing apiVersion can only mean "v1".
 _CORE_ONLY_KINDS = frozenset(
@@ -286,6 +287,8 @@ def _object(
         )
         return None
 
+    if not info.namespaced and _clear_namespace(data):
+        ref = _ref_of(data)
     target = kinds.canonical(info)
     if info.kind == "ResourceSlice" and target is info:
         lazy = _lazy_slice(info, data, file, line, ref, strict, api_version)
@@ -303,7 +306,7 @@ def _object(
         except ValidationError as e:
             for err in e.errors():
                 path = _clean_loc(data, err["loc"])
-                message = f"cannot convert to {target.api_version}: {_message(err)}"
+                message = f"cannot convert to {target.api_version}: {schema_message(err)}"
                 problems.add(_problem(message, file, data, line, ref, path, info.model))
             return None
     obj = KubeObject(
@@ -358,6 +361,16 @@ def _lazy_slice(
 _NAMELESS_KINDS = frozenset({"KubeletConfiguration", "KubeSchedulerConfiguration"})
 
 
+def _clear_namespace(data: dict[str, Any]) -> bool:
+    """The API server clears the namespace of a cluster-scoped object it creates (kubectl sends it
+    along unremarked): so does kubefit. True when there was one."""
+    meta = data.get("metadata")
+    if isinstance(meta, dict) and isinstance(meta.get("namespace"), str):
+        del meta["namespace"]
+        return True
+    return False
+
+
 def _default_namespace(obj: KubeObject) -> None:
     # `kubectl apply` puts namespaced objects without a namespace into "default".
     meta = getattr(obj.model, "metadata", None)
@@ -404,9 +417,13 @@ def _validate(
                 _delete(work, path)
             if others:
                 _report_unknown(extras, data, file, line, ref, problems, strict, model)
+                said: set[tuple[FieldPath, str]] = set()
                 for err in others:
                     path = _clean_loc(data, err["loc"])
-                    problems.add(_problem(_message(err), file, data, line, ref, path, model))
+                    message = schema_message(err, model, path)
+                    if (path, message) not in said:  # a union's members each refuse the value
+                        said.add((path, message))
+                        problems.add(_problem(message, file, data, line, ref, path, model))
                 return None, extras, False
             if not unknown and not filled:
                 break
@@ -677,54 +694,6 @@ def _is_union_tag(part: str) -> bool:
         or "[" in part
         or part.startswith(("function-", "lax-", "json-", "union[", "tagged-union"))
     )
-
-
-_KINDS_OF = {
-    "int_type": "an integer",
-    "int_parsing": "an integer",
-    "int_from_float": "an integer",
-    "string_type": "a string",
-    "bool_type": "a boolean",
-    "bool_parsing": "a boolean",
-    "float_type": "a number",
-    "float_parsing": "a number",
-    "list_type": "a list",
-    "dict_type": "an object",
-    "model_type": "an object",
-    "model_attributes_type": "an object",
-    "datetime_type": "an RFC 3339 timestamp",
-    "datetime_parsing": "an RFC 3339 timestamp",
-    "datetime_from_date_parsing": "an RFC 3339 timestamp",
-}
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean {str(value).lower()}"
-    if isinstance(value, (int, float)):
-        return f"number {value}"
-    if isinstance(value, str):
-        return f'string "{value}"' if len(value) < 60 else "a string"
-    if isinstance(value, (list, LineList)):
-        return "a list"
-    if isinstance(value, (dict, LineDict)):
-        return "an object"
-    return type(value).__name__
-
-
-def _message(err: Any) -> str:
-    kind = err["type"]
-    if kind == "missing":
-        return "Required value"
-    if kind in _KINDS_OF:
-        return f"Invalid value: must be {_KINDS_OF[kind]}, not {_describe(err.get('input'))}"
-    if kind == "extra_forbidden":
-        return "unknown field"
-    if kind == "literal_error" or kind == "enum":
-        return f"Unsupported value: {_describe(err.get('input'))}: {err['msg']}"
-    return f"Invalid value: {err['msg']}"
 
 
 def _check_duplicates(objects: ObjectSet, problems: ProblemList) -> None:

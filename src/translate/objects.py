@@ -70,9 +70,11 @@ class KubeObject:
     def line_of(self, path: FieldPath) -> int:
         return line_of(self.raw, path, self.line)
 
-    def problem(self, path: FieldPath, message: str, warning: bool = False) -> Problem:
+    def problem(
+        self, path: FieldPath, message: str, warning: bool = False, unstorable: bool = False
+    ) -> Problem:
         text = render_path(self.written_info.model, path)
-        return Problem(message, self.file, self.line_of(path), self.ref, path, warning, text)
+        return Problem(message, self.file, self.line_of(path), self.ref, path, warning, text, unstorable)
 
     def extra(self, path: FieldPath, default: Any = None) -> Any:
         """A field the client model lacks, read from the input as written."""

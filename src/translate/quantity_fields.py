@@ -8,13 +8,12 @@ name is still an error, as it is for the API server.
 
 from __future__ import annotations
 
-import re
-import types
-import typing
 from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
+
+from .model_fields import any_below, models_in, unversioned, wire_name, wire_names
 
 # (model name without version prefix, wire field name) -> "scalar" | "map" | "list"
 QUANTITY_FIELDS: dict[tuple[str, str], str] = {
@@ -52,50 +51,13 @@ QUANTITY_FIELDS: dict[tuple[str, str], str] = {
     ("PersistentVolumeClaimStatus", "capacity"): "map",
 }
 
-_VERSION_PREFIX = re.compile(r"^(?:[A-Z][a-z]+)?V\d+(?:(?:alpha|beta)\d+)?")
-
-
-def _unversioned(model: type[BaseModel]) -> str:
-    return _VERSION_PREFIX.sub("", model.__name__, count=1)
-
-
-def _models_in(annotation: Any, container: str = "direct") -> list[tuple[str, type[BaseModel]]]:
-    """The pydantic models an annotation can hold, with how: directly, in a list, or as map values."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return [(container, annotation)]
-    origin = typing.get_origin(annotation)
-    args = typing.get_args(annotation)
-    if origin in (list, typing.List):  # noqa: UP006
-        return [m for arg in args for m in _models_in(arg, "list")]
-    if origin in (dict, typing.Dict):  # noqa: UP006
-        return _models_in(args[1], "map") if len(args) == 2 else []
-    if origin is typing.Union or isinstance(annotation, types.UnionType):
-        return [m for arg in args for m in _models_in(arg, container)]
-    if origin is typing.Annotated:
-        return _models_in(args[0], container)
-    return []
-
-
-def _wire_names(model: type[BaseModel]) -> list[str]:
-    return [info.serialization_alias or info.alias or attr for attr, info in model.model_fields.items()]
-
 
 @cache
 def _holds_quantities(model: type[BaseModel]) -> bool:
-    """Whether a Quantity can be anywhere below `model` (models may nest each other, hence the walk)."""
-    seen: set[type[BaseModel]] = set()
-    stack = [model]
-    while stack:
-        current = stack.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        name = _unversioned(current)
-        if any((name, wire) in QUANTITY_FIELDS for wire in _wire_names(current)):
-            return True
-        for info in current.model_fields.values():
-            stack.extend(sub for _, sub in _models_in(info.annotation))
-    return False
+    """Whether a Quantity can be anywhere below `model`."""
+    return any_below(
+        model, lambda m: any((unversioned(m), wire) in QUANTITY_FIELDS for wire in wire_names(m))
+    )
 
 
 @cache
@@ -103,14 +65,12 @@ def _field_table(model: type[BaseModel]) -> dict[str, tuple[str | None, list[tup
     """wire name -> (quantity shape or None, nested models with their container). Fields under which
     no Quantity can be are left out: walking them (metadata, managedFields, device attributes) was a
     third of the cost of coercing a large object, and never changed anything."""
-    name = _unversioned(model)
+    name = unversioned(model)
     table: dict[str, tuple[str | None, list[tuple[str, type[BaseModel]]]]] = {}
     for attr, info in model.model_fields.items():
-        wire = info.serialization_alias or info.alias or attr
+        wire = wire_name(attr, info)
         shape = QUANTITY_FIELDS.get((name, wire))
-        nested = [
-            (container, sub) for container, sub in _models_in(info.annotation) if _holds_quantities(sub)
-        ]
+        nested = [(container, sub) for container, sub in models_in(info.annotation) if _holds_quantities(sub)]
         if shape or nested:
             table[wire] = (shape, nested)
     return table

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from .choices import Chooser, chance, pick
+from .generators import targeted
 from .seeds import Seed
 from .values import WRONG_TYPES, hostile
 
@@ -127,6 +128,11 @@ _OPERATIONS = (
 
 def mutate_tree(chooser: Chooser, workspace: Workspace, donors: Sequence[Seed]) -> None:
     """One mutation at one place of one file (or checkpoint)."""
+    if chance(chooser, 12):
+        done = targeted(chooser, workspace)  # generators.py: the gen_*.py modules
+        if done is not None:
+            workspace.log.append(done)
+            return
     trees = workspace.trees()
     tree_name, tree = pick(chooser, trees)
     if chance(chooser, 8) and donors and tree_name.startswith("objects/"):

@@ -14,6 +14,7 @@ from typing import Any
 from ...errors import InputError
 from ..kinds import lookup
 from ..objects import KubeObject, ObjectSet
+from ..validation.go_integers import type_error
 
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 
@@ -96,7 +97,10 @@ def _counts(objects: ObjectSet) -> dict[int, int]:
             continue  # no pod can be made of it (the API server refuses such a workload)
         count, path = _count(obj)
         if count > _INT32_MAX:
-            raise InputError([obj.problem(path, f"Invalid value: {count}: must be an int32")])
+            # What API validation says of it too (validation/go_integers.py), for a caller that builds
+            # before validating.
+            message = type_error(obj.written_info.model, path, count) or f"Invalid value: {count}"
+            raise InputError([obj.problem(path, message, unstorable=True)])
         made += max(count, 0)
         if made > MAX_PODS:
             message = (

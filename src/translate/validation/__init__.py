@@ -18,6 +18,15 @@ from ...errors import FieldPath
 class FieldError:
     path: FieldPath
     message: str
+    # What no API server ever accepted and the answer is computed from (a negative request, a request
+    # above its limit, a fractional pod count, a claim no entry names, an integer past its Go type):
+    # refused even by the verbs that answer for objects already stored, whose answer it would falsify.
+    unstorable: bool = False
+
+
+def unstorable(errors: list[FieldError]) -> list[FieldError]:
+    """The errors, marked as ones no stored object can have (see FieldError.unstorable)."""
+    return [FieldError(e.path, e.message, True) for e in errors]
 
 
 class ValidationContext(Protocol):

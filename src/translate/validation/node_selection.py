@@ -11,7 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from kubernetes.client.models import V1Device, V1NodeSelector, V1NodeSelectorRequirement, V1ResourceSliceSpec
+from kubernetes.client.models import (
+    V1Device,
+    V1NodeSelector,
+    V1NodeSelectorRequirement,
+    V1NodeSelectorTerm,
+    V1ResourceSliceSpec,
+)
 
 from ...errors import FieldPath
 from . import FieldError
@@ -30,7 +36,9 @@ def validate_node_name(name: str, path: FieldPath) -> list[FieldError]:
     return validate_dns1123_subdomain(name, path)
 
 
-def _validate_node_selector_requirement(req: V1NodeSelectorRequirement, path: FieldPath) -> list[FieldError]:
+def _validate_node_selector_requirement(
+    req: V1NodeSelectorRequirement, path: FieldPath, label_values: bool = True
+) -> list[FieldError]:
     errs: list[FieldError] = []
     values = req.values or []
     if req.operator in ("In", "NotIn"):
@@ -51,8 +59,9 @@ def _validate_node_selector_requirement(req: V1NodeSelectorRequirement, path: Fi
     else:
         errs.append(invalid((*path, "operator"), req.operator, "not a valid selector operator"))
     errs.extend(validate_label_name(req.key, (*path, "key")))
-    for i, value in enumerate(values):
-        errs.extend(validate_label_value(value, (*path, "values", i)))
+    if label_values:
+        for i, value in enumerate(values):
+            errs.extend(validate_label_value(value, (*path, "values", i)))
     return errs
 
 
@@ -85,10 +94,19 @@ def validate_node_selector(selector: V1NodeSelector, path: FieldPath) -> list[Fi
         return [required(terms_path, "must have at least one node selector term")]
     errs: list[FieldError] = []
     for i, term in enumerate(terms):
-        for j, req in enumerate(term.match_expressions or []):
-            errs.extend(_validate_node_selector_requirement(req, (*terms_path, i, "matchExpressions", j)))
-        for j, req in enumerate(term.match_fields or []):
-            errs.extend(_validate_node_field_requirement(req, (*terms_path, i, "matchFields", j)))
+        errs.extend(validate_node_selector_term(term, (*terms_path, i)))
+    return errs
+
+
+def validate_node_selector_term(
+    term: V1NodeSelectorTerm, path: FieldPath, label_values: bool = True
+) -> list[FieldError]:
+    """One term; `label_values` False where upstream lets any value through (preferred node affinity)."""
+    errs: list[FieldError] = []
+    for j, req in enumerate(term.match_expressions or []):
+        errs.extend(_validate_node_selector_requirement(req, (*path, "matchExpressions", j), label_values))
+    for j, req in enumerate(term.match_fields or []):
+        errs.extend(_validate_node_field_requirement(req, (*path, "matchFields", j)))
     return errs
 
 

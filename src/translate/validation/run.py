@@ -13,7 +13,8 @@ from ..cel.environment import Features
 from ..cel.selector import compile_error_text
 from ..objects import KubeObject, LazySlice, ObjectSet
 from ..quantity_fields import quantity_values
-from . import FieldError, ValidationContext
+from . import FieldError, ValidationContext, unstorable
+from .go_integers import integer_errors
 from .names import validate_dns1123_label, validate_quantity
 from .object_meta import validate_object_meta
 
@@ -50,10 +51,12 @@ Validator = Callable[[Any, ValidationContext], list[FieldError]]
 
 @functools.cache
 def _validators() -> dict[str, Validator]:
+    from .core_node import validate_node
     from .device_class import validate_device_class
     from .device_taint_rule import validate_device_taint_rule
     from .node import validate_kubelet_configuration, validate_node_topology
-    from .pod_scheduling import validate_pod_scheduling
+    from .pod import validate_pod, validate_pod_template
+    from .priority_class import validate_priority_class
     from .resource_claim import validate_resource_claim, validate_resource_claim_template
     from .resource_slice import validate_resource_slice
     from .scheduler_config import validate_kube_scheduler_configuration
@@ -67,7 +70,11 @@ def _validators() -> dict[str, Validator]:
         "KubeletConfiguration": validate_kubelet_configuration,
         "NodeTopology": validate_node_topology,
         "KubeSchedulerConfiguration": validate_kube_scheduler_configuration,
-        "Pod": validate_pod_scheduling,
+        "Pod": validate_pod,
+        "Node": validate_node,
+        "PriorityClass": validate_priority_class,
+        # The workloads kubefit expands into pods (dra/workloads.py): their pod templates.
+        **dict.fromkeys(("Deployment", "ReplicaSet", "StatefulSet", "Job"), validate_pod_template),
     }
 
 
@@ -83,14 +90,27 @@ def validate_metadata(obj: KubeObject) -> list[FieldError]:
 
 
 def validate_quantities(obj: KubeObject) -> list[FieldError]:
+    """Quantities that do not decode (the API server refuses the request before validating it; the
+    answer would read each as nothing)."""
     errors: list[FieldError] = []
     for path, value in quantity_values(obj.written_info.model, obj.raw):
         if isinstance(value, str):
             errors += validate_quantity(value, path)[1]
-    return errors
+    return unstorable(errors)
+
+
+# The API groups of the kinds whose integers kubefit reads (Pods, Nodes, workloads, PodDisruptionBudgets,
+# PriorityClasses, PodGroups), held to their Go types.
+_GO_INTEGER_GROUPS = frozenset({"", "apps", "batch", "policy", "scheduling.k8s.io"})
 
 
 def object_errors(obj: KubeObject, ctx: Context) -> Iterator[FieldError]:
+    if obj.info.group in _GO_INTEGER_GROUPS:
+        undecodable = integer_errors(obj.written_info.model, obj.raw)
+        if undecodable:
+            # The API server stops at the first value it cannot decode, before any validation.
+            yield from undecodable
+            return
     validator = _validators().get(obj.kind)
     if isinstance(obj, LazySlice) and not obj.built:
         # Without a model per device; None when only the full model can tell.
@@ -125,5 +145,5 @@ def object_problems(obj: KubeObject, ctx: Context) -> list[Problem]:
         if key in seen:
             continue
         seen.add(key)
-        problems.append(obj.problem(error.path, error.message))
+        problems.append(obj.problem(error.path, error.message, unstorable=error.unstorable))
     return problems
