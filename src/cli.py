@@ -776,7 +776,9 @@ def cmd_admit(args: argparse.Namespace) -> int:
     # A kubelet refuses to start with a configuration it does not accept: invalid input is an error.
     objects = load_valid(args, gates)
     options = (
-        {"time_limit": args.time_limit} if args.engine == "cpsat" and args.time_limit is not None else {}
+        {"time_limit": args.time_limit}
+        if args.engine in ("cpsat", "asp") and args.time_limit is not None
+        else {}
     )
     engine = node_engines.get(args.engine, **options)
     files = StateFiles(args.cpu_manager_state, args.memory_manager_state)

@@ -31,10 +31,10 @@ from kubefit.solver.explain.admission import (
     rejections,
 )
 from kubefit.solver.node.cpsat.admit import build as build_model
-from kubefit.solver.node.cpsat.facts import view
 from kubefit.solver.node.greedy import GreedyNodeEngine
 from kubefit.solver.node.greedy.admit import Admitter
 from kubefit.solver.node.problem import NodeProblem
+from kubefit.solver.node.view import view
 from kubefit.translate.loader import load
 from kubefit.translate.node.build import StateFiles, build
 

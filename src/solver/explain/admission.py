@@ -27,7 +27,7 @@ from ...translate.objects import ObjectSet
 from ..node import bitmask
 from ..node.bitmask import Hint
 from ..node.cpsat.admit import build as build_model
-from ..node.cpsat.facts import PodView, view
+from ..node.view import PodView, view
 from ..node.cpsat.model import BoolVar, Group, PodModel
 from ..node.cpsat.solve import SEED
 from ..node.greedy.admit import Admitter

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...translate.cpuset import format_cpuset
 from ..node import bitmask
-from ..node.cpsat.facts import BUBBLE, PodView, Slot
+from ..node.view import BUBBLE, PodView, Slot
 from ..node.greedy import podlevel
 from ..node.greedy.admit import Admitter
 from ..node.problem import CPUSet, PodFacts

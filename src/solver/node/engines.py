@@ -21,9 +21,10 @@ class NodeEngine(Protocol):
 _ENGINES: dict[str, str] = {
     "greedy": "kubefit.solver.node.greedy:GreedyNodeEngine",
     "cpsat": "kubefit.solver.node.cpsat:CpsatNodeEngine",
+    "asp": "kubefit.solver.node.asp:AspNodeEngine",
 }
 # Engines of the DRA side that do not model the kubelet's managers yet.
-_PLANNED = ("asp",)
+_PLANNED: tuple[str, ...] = ()
 
 
 def names() -> list[str]:
@@ -31,7 +32,7 @@ def names() -> list[str]:
 
 
 def get(name: str, **options: Any) -> NodeEngine:
-    """The engine `name`; `options` go to engines that take them (cpsat: time_limit)."""
+    """The engine `name`; `options` go to engines that take them (cpsat, asp: time_limit)."""
     target = _ENGINES.get(name)
     if target is None:
         if name in _PLANNED:

@@ -9,9 +9,10 @@ group), and when its free memory covers what the pod's containers alive together
 from __future__ import annotations
 
 from .. import bitmask
+from ..bitmask import all_masks
 from ..greedy.state import Table
-from .facts import MemoryGroup
-from .model import BoolVar, PodModel, all_masks
+from ..view import MemoryGroup
+from .model import BoolVar, PodModel
 
 
 def _table(pm: PodModel, node: int, resource: str) -> Table:

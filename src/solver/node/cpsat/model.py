@@ -18,15 +18,13 @@ guards every constraint is hard and the model is exactly the one `admit` solves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
 
-from .. import bitmask
 from ..greedy.admit import Admitter
 from ..topology import CPUTopology
-from .facts import PodView
+from ..view import PodView
 
 BoolVar = cp_model.IntVar
 Expr = cp_model.LinearExpr | int
@@ -39,12 +37,6 @@ class Guards(Protocol):
     """Explanations: the assumption literal that enforces one group of constraints."""
 
     def literal(self, pm: PodModel, group: Group) -> BoolVar: ...
-
-
-def all_masks(nodes: tuple[int, ...]) -> list[int]:
-    """Every non-empty set of NUMA nodes, narrowest first (then numerically, as the kubelet ranks)."""
-    out = [bitmask.mask_of(c) for k in range(1, len(nodes) + 1) for c in combinations(sorted(nodes), k)]
-    return sorted(out, key=lambda m: (bitmask.count(m), m))
 
 
 @dataclass

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import bitmask
-from .facts import CPU, MEMORY, Unit
-from .model import BoolVar, Expr, Group, PodModel, all_masks
+from ..bitmask import all_masks
+from ..view import CPU, MEMORY, Unit
+from .model import BoolVar, Expr, Group, PodModel
 
 
 @dataclass(frozen=True)
