@@ -17,6 +17,9 @@ from ..solving import Decisions, GreedyAnswer, Proof, SolvingAdmitter, Undecided
 from ..view import PodView, view
 from .facts import TooLarge, gather
 
+# The merged hint of the pod (pod scope) and of each container, as the admitter records them.
+Placed = tuple[Hint | None, dict[str, Hint]]
+
 
 class AspAdmitter(SolvingAdmitter):
     def __init__(self, problem: NodeProblem, deadline: float | None) -> None:
@@ -24,7 +27,7 @@ class AspAdmitter(SolvingAdmitter):
         self.deadline = deadline
         self.solves = 0
 
-    def _admit(self, pod: PodFacts) -> tuple[Hint | None, dict[str, Hint]]:
+    def _admit(self, pod: PodFacts) -> Placed:
         if not pod.report:
             return super()._admit(pod)
         greedy = self.greedy(pod)
@@ -72,7 +75,9 @@ class AspAdmitter(SolvingAdmitter):
         self.solves += 1
         return program.solve(deadline=self.deadline)
 
-    def _undecided(self, pod: PodFacts, greedy: GreedyAnswer, why: str) -> tuple[Hint | None, dict[str, Hint]]:
+    def _undecided(
+        self, pod: PodFacts, greedy: GreedyAnswer, why: str
+    ) -> tuple[Hint | None, dict[str, Hint]]:
         if greedy.error is None:
             # The kubelet's own answer is valid: report it, unproven.
             self.proofs[pod.uid] = Proof.FEASIBLE

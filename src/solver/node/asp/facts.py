@@ -131,6 +131,9 @@ def _pod(out: Facts, admitter: Admitter, pv: PodView) -> None:
                 out.add(s.OwnGuaranteed(slot=slot.index))
         if slot.fixed_cpus is not None and slot.cpus:
             out.add(*(s.Fixed(slot=slot.index, cpu=c) for c in sorted(slot.fixed_cpus)))
+    if pv.pod_level and cpu is not None:
+        for i, c in enumerate(pod.containers):
+            out.add(s.PodShare(index=i, kind=KINDS[c.kind], n=cpu.guaranteed_cpus(pod, c)))
 
 
 def _memory(out: Facts, admitter: Admitter, pv: PodView) -> None:

@@ -88,6 +88,12 @@ class Fixed(Predicate, name="fixed"):
     cpu: int
 
 
+class PodShare(Predicate, name="pod_share"):
+    index: int
+    kind: str = field(ConstantField)
+    n: int
+
+
 # --- the memory manager --------------------------------------------------------------------------------
 
 
