@@ -283,7 +283,10 @@ def test_an_unknown_engine_is_named_with_the_ones_there_are(tmp_path: Path) -> N
     assert "unknown engine 'minizinc'" in line and "asp, cpsat, greedy" in line
 
 
-def test_asp_admits_with_the_kubelets_rules_and_gives_the_kubelets_verdicts(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ["cpsat", "asp"])
+def test_the_solving_engines_admit_with_the_kubelets_rules_and_say_what_they_proved(
+    tmp_path: Path, engine: str
+) -> None:
     path = write(
         tmp_path,
         machine("topoDualSocketHT"),
@@ -292,7 +295,8 @@ def test_asp_admits_with_the_kubelets_rules_and_gives_the_kubelets_verdicts(tmp_
         pod("second", 6),
         pod("third", 2),
     )
-    code, out, _ = run("admit", "-f", path, "--node", "node-1", "-o", "json", "--engine", "asp")
+    args = ["-f", path, "--node", "node-1", "-o", "json", "--engine", engine, "--time-limit", "30"]
+    code, out, _ = run("admit", *args)
     doc = json.loads(out)
     assert code == 1
     assert [(i["admitted"], i["reason"], i["proof"]) for i in doc["items"]] == [
@@ -302,28 +306,6 @@ def test_asp_admits_with_the_kubelets_rules_and_gives_the_kubelets_verdicts(tmp_
     ]
     assert [i["numaAffinity"] for i in doc["items"][:2]] == [[0], [1]]
     assert doc["items"][2]["message"] == "Resources cannot be allocated with Topology locality"
-
-
-def test_cpsat_admits_with_the_kubelets_rules_and_says_what_it_proved(tmp_path: Path) -> None:
-    path = write(
-        tmp_path,
-        machine("topoDualSocketHT"),
-        kubelet("cpuManagerPolicy: static\ntopologyManagerPolicy: single-numa-node\n"),
-        pod("first", 6),
-        pod("second", 6),
-        pod("third", 2),
-    )
-    code, out, _ = run(
-        "admit", "-f", path, "--node", "node-1", "-o", "json", "--engine", "cpsat", "--time-limit", "30"
-    )
-    doc = json.loads(out)
-    assert code == 1
-    assert [(i["admitted"], i["reason"], i["proof"]) for i in doc["items"]] == [
-        (True, "", "optimal"),
-        (True, "", "optimal"),
-        (False, "TopologyAffinityError", "infeasible"),
-    ]
-    assert [i["numaAffinity"] for i in doc["items"][:2]] == [[0], [1]]
 
 
 def test_alpha_cpu_options_need_their_feature_gate() -> None:

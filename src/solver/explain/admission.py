@@ -28,7 +28,7 @@ from ..asp.control import NODE, Outcome, Program
 from ..node.asp.facts import gather
 from ..node.problem import CPUSet, NodeProblem, PodFacts
 from ..node.solution import PodAdmission
-from ..node.solving import SolvingAdmitter
+from ..node.solving import Placed, SolvingAdmitter
 from ..node.view import PodView, view
 from .mus import minimal_core as shrink
 
@@ -132,6 +132,9 @@ class Kubelet(SolvingAdmitter):
             return super().admit(pod)
         finally:
             self._allocated = None
+
+    def _admit(self, pod: PodFacts) -> Placed:
+        return self.kubelet(pod)
 
 
 # --- the rules, with groups ----------------------------------------------------------------------------

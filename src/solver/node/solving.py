@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from ...errors import KubefitError
 from . import bitmask
 from .admission import AdmissionError, EmptyPodSharedPoolError, SMTAlignmentError
 from .bitmask import Hint
@@ -26,7 +27,7 @@ from .greedy.admit import Admitter
 from .hint_merge import merge
 from .problem import ContainerFacts, CPUSet, NodeProblem, PodFacts
 from .solution import NodeSolution
-from .view import BUBBLE, PodView
+from .view import BUBBLE, PodView, view
 
 
 class Proof(StrEnum):
@@ -70,7 +71,15 @@ class Decisions:
     hints: dict[int, Hint] = field(default_factory=dict)
 
 
+# The merged hint of the pod (pod scope) and of each container, as the admitter records them.
+Placed = tuple[Hint | None, dict[str, Hint]]
+
+
 class SolvingAdmitter(Admitter):
+    """An admitter whose subclasses `place` each reported pod by their solver."""
+
+    name = "solver"
+
     def __init__(self, problem: NodeProblem) -> None:
         super().__init__(problem)
         self.proofs: dict[str, str] = {}
@@ -84,6 +93,49 @@ class SolvingAdmitter(Admitter):
             proof = self.proofs.get(pod.uid, "")
             admissions.append(replace(a, proof=proof) if proof else a)
         return NodeSolution(tuple(admissions), self.cpus.freeze(), self.mem.freeze())
+
+    # --- one pod ---------------------------------------------------------------------------------
+
+    def _admit(self, pod: PodFacts) -> Placed:
+        if not pod.report:
+            return self.kubelet(pod)
+        greedy = self.greedy(pod)
+        if greedy.unavoidable:
+            self.proofs[pod.uid] = Proof.INFEASIBLE
+            raise greedy.error  # type: ignore[misc]
+        pv = view(self, pod)
+        if not pv.exclusive and not pv.groups and greedy.error is None:
+            # Nothing to place: the kubelet's answer is the only one.
+            self.proofs[pod.uid] = Proof.OPTIMAL
+            return self.kubelet(pod)
+        return self.place(pv, greedy)
+
+    def place(self, pv: PodView, greedy: GreedyAnswer) -> Placed:
+        """Decide the pod by the solver, record what it proved, and apply its decisions (`apply`)."""
+        raise NotImplementedError
+
+    def kubelet(self, pod: PodFacts) -> Placed:
+        """Admit the pod as the kubelet does."""
+        return super()._admit(pod)
+
+    def refuted(self, pod: PodFacts, greedy: GreedyAnswer) -> AdmissionError:
+        """The solver proved that nothing fits: the kubelet's rejection, which must be one."""
+        self.proofs[pod.uid] = Proof.INFEASIBLE
+        if greedy.error is not None:
+            return greedy.error
+        raise KubefitError(
+            f"{self.name}: pod {pod.ref}: the {self.name} node engine finds no admission but the kubelet "
+            "admits the pod; this is a bug in kubefit"
+        )
+
+    def undecided(self, pod: PodFacts, greedy: GreedyAnswer, why: str) -> Placed:
+        """The solver did not decide in time: the kubelet's own answer when it admits (valid, unproven),
+        else Unknown, never a rejection."""
+        if greedy.error is None:
+            self.proofs[pod.uid] = Proof.FEASIBLE
+            return self.kubelet(pod)
+        self.proofs[pod.uid] = Proof.UNKNOWN
+        raise Undecided(f"undecided, not a proof that it does not fit: {why}")
 
     # --- the kubelet's answer ----------------------------------------------------------------------
 
@@ -99,7 +151,7 @@ class SolvingAdmitter(Admitter):
         saved = self._save()
         self._allocated = {}
         try:
-            pod_hint, hints = super()._admit(pod)
+            pod_hint, hints = self.kubelet(pod)
         except AdmissionError as e:
             return GreedyAnswer(e, {}, {}, {}, self._allocated)
         finally:
@@ -137,7 +189,7 @@ class SolvingAdmitter(Admitter):
             return Hint(None, preferred)
         return Hint(mask, preferred)
 
-    def apply(self, pv: PodView, d: Decisions) -> tuple[Hint | None, dict[str, Hint]]:
+    def apply(self, pv: PodView, d: Decisions) -> Placed:
         pod = pv.pod
         if self.policy.topology_policy == "none":
             unaligned = Hint(None, False)

@@ -11,58 +11,43 @@ from __future__ import annotations
 
 from ....errors import KubefitError
 from ...asp.control import NODE, Answer, Outcome, Program
-from ..bitmask import Hint
-from ..problem import NodeProblem, PodFacts
-from ..solving import Decisions, GreedyAnswer, Proof, SolvingAdmitter, Undecided
-from ..view import PodView, view
+from ..problem import NodeProblem
+from ..solving import Decisions, GreedyAnswer, Placed, Proof, SolvingAdmitter
+from ..view import PodView
 from .facts import TooLarge, gather
-
-# The merged hint of the pod (pod scope) and of each container, as the admitter records them.
-Placed = tuple[Hint | None, dict[str, Hint]]
 
 
 class AspAdmitter(SolvingAdmitter):
+    name = "asp"
+
     def __init__(self, problem: NodeProblem, deadline: float | None) -> None:
         super().__init__(problem)
         self.deadline = deadline
-        self.solves = 0
 
-    def _admit(self, pod: PodFacts) -> Placed:
-        if not pod.report:
-            return super()._admit(pod)
-        greedy = self.greedy(pod)
-        if greedy.unavoidable:
-            self.proofs[pod.uid] = Proof.INFEASIBLE
-            raise greedy.error  # type: ignore[misc]
-        pv = view(self, pod)
-        if not pv.exclusive and not pv.groups and greedy.error is None:
-            # Nothing to place: the kubelet's answer is the only one.
-            self.proofs[pod.uid] = Proof.OPTIMAL
-            return super()._admit(pod)
+    def place(self, pv: PodView, greedy: GreedyAnswer) -> Placed:
+        pod = pv.pod
         try:
             answer = self._solve(pv, greedy)
         except TooLarge as e:
-            return self._undecided(pod, greedy, f"the asp engine cannot hold these numbers: {e}")
+            return self.undecided(pod, greedy, f"the asp engine cannot hold these numbers: {e}")
         if answer.outcome == Outcome.UNSATISFIABLE:
-            self.proofs[pod.uid] = Proof.INFEASIBLE
-            if greedy.error is not None:
-                raise greedy.error
-            raise KubefitError(
-                f"asp: pod {pod.ref}: the rules refute the pod but the kubelet admits it; this is a bug in "
-                "the kubelet's rules (rules/node)"
-            )
+            raise self.refuted(pod, greedy)
         if answer.outcome == Outcome.UNKNOWN:
-            return self._undecided(pod, greedy, "the time limit ran out before the solver decided")
+            return self.undecided(
+                pod, greedy, "the time limit ran out before the solver decided (raise --time-limit)"
+            )
         self.proofs[pod.uid] = Proof.OPTIMAL if answer.optimal else Proof.FEASIBLE
         return self.apply(pv, self._decisions(pv, answer))
 
     def _solve(self, pv: PodView, greedy: GreedyAnswer) -> Answer:
-        answer = self._run(Program(gather(self, pv, placing=True), first_fit=True, rules=NODE))
+        answer = Program(gather(self, pv, placing=True), first_fit=True, rules=NODE).solve(
+            deadline=self.deadline
+        )
         if answer.outcome != Outcome.SATISFIABLE or greedy.error is None:
             return answer
         # The rules admit the pod, the kubelet does not: its container order decides. With what it gave
         # the earlier containers the rules must refute the pod as well.
-        ordered = self._run(Program(gather(self, pv, greedy.allocated), rules=NODE))
+        ordered = Program(gather(self, pv, greedy.allocated), rules=NODE).solve(deadline=self.deadline)
         if ordered.outcome == Outcome.SATISFIABLE:
             raise KubefitError(
                 f"asp: pod {pv.pod.ref}: the rules admit the pod even in the kubelet's container order, but "
@@ -70,20 +55,6 @@ class AspAdmitter(SolvingAdmitter):
                 "the kubelet's rules (rules/node)"
             )
         return ordered
-
-    def _run(self, program: Program) -> Answer:
-        self.solves += 1
-        return program.solve(deadline=self.deadline)
-
-    def _undecided(
-        self, pod: PodFacts, greedy: GreedyAnswer, why: str
-    ) -> tuple[Hint | None, dict[str, Hint]]:
-        if greedy.error is None:
-            # The kubelet's own answer is valid: report it, unproven.
-            self.proofs[pod.uid] = Proof.FEASIBLE
-            return super()._admit(pod)
-        self.proofs[pod.uid] = Proof.UNKNOWN
-        raise Undecided(f"undecided, not a proof that it does not fit: {why}")
 
     def _decisions(self, pv: PodView, answer: Answer) -> Decisions:
         d = Decisions()

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import time
 
-from ....errors import KubefitError
-from ..bitmask import Hint
 from ..greedy.admit import Admitter
-from ..problem import NodeProblem, PodFacts
-from ..solving import Decisions, GreedyAnswer, Proof, SolvingAdmitter, Undecided
-from ..view import PodView, view
+from ..problem import NodeProblem
+from ..solving import Decisions, GreedyAnswer, Placed, Proof, SolvingAdmitter
+from ..view import PodView
 from . import cpus, memory, objective, topology
 from .model import Guards, PodModel
 from .solve import Outcome, solve
@@ -25,20 +23,10 @@ class CpsatAdmitter(SolvingAdmitter):
         super().__init__(problem)
         self.deadline = deadline
 
-    # --- one pod ---------------------------------------------------------------------------------
+    name = "cpsat"
 
-    def _admit(self, pod: PodFacts) -> tuple[Hint | None, dict[str, Hint]]:
-        if not pod.report:
-            return super()._admit(pod)
-        greedy = self.greedy(pod)
-        if greedy.unavoidable:
-            self.proofs[pod.uid] = Proof.INFEASIBLE
-            raise greedy.error  # type: ignore[misc]
-        pv = view(self, pod)
-        if not pv.exclusive and not pv.groups and greedy.error is None:
-            # Nothing to place: the kubelet's answer is the only one.
-            self.proofs[pod.uid] = Proof.OPTIMAL
-            return super()._admit(pod)
+    def place(self, pv: PodView, greedy: GreedyAnswer) -> Placed:
+        pod = pv.pod
         pm = build(self, pv)
         terms = objective.criteria(pm)
         staged = objective.stages(terms)
@@ -47,23 +35,16 @@ class CpsatAdmitter(SolvingAdmitter):
         outcome = solve(
             pm, [e for _, e, _ in staged], cosmetic[1] if cosmetic[2] else None, self.deadline, start
         )
-        self.proofs[pod.uid] = outcome.proof
         if outcome.proof == Proof.INFEASIBLE:
-            if greedy.error is not None:
-                raise greedy.error
-            raise KubefitError(
-                f"cpsat: pod {pod.ref}: the model has no assignment but the kubelet admits the pod; "
-                "this is a bug in the cpsat node engine"
-            )
+            raise self.refuted(pod, greedy)
         if outcome.proof == Proof.UNKNOWN:
-            if greedy.error is None:
-                # The kubelet's own answer is valid: report it, unproven.
-                self.proofs[pod.uid] = Proof.FEASIBLE
-                return super()._admit(pod)
-            raise Undecided(
-                "undecided, not a proof that it does not fit: the time limit ran out before the solver "
-                "found an assignment or proved there is none (raise --time-limit)"
+            return self.undecided(
+                pod,
+                greedy,
+                "the time limit ran out before the solver found an assignment or proved there is none "
+                "(raise --time-limit)",
             )
+        self.proofs[pod.uid] = outcome.proof
         return self.apply(pv, self._decisions(pm, outcome))
 
     def _decisions(self, pm: PodModel, outcome: Outcome) -> Decisions:
