@@ -14,7 +14,7 @@ from ..problem import NodeProblem
 from ..solving import Decisions, GreedyAnswer, Placed, Proof, SolvingAdmitter
 from ..view import PodView
 from . import cpus, memory, objective, topology
-from .model import Guards, PodModel
+from .model import PodModel
 from .solve import Outcome, solve
 
 
@@ -66,10 +66,9 @@ class CpsatAdmitter(SolvingAdmitter):
         return d
 
 
-def build(admitter: Admitter, pv: PodView, guards: Guards | None = None) -> PodModel:
-    """The model of one pod: variables, then every constraint family (with `guards`: each family's
-    constraints in named groups, for explanations)."""
-    pm = PodModel(admitter, pv, guards=guards)
+def build(admitter: Admitter, pv: PodView) -> PodModel:
+    """The model of one pod: variables, then every constraint family."""
+    pm = PodModel(admitter, pv)
     pm.cpu_vars()
     cpus.cpu_counts(pm)
     cpus.cpu_lifetimes(pm)

@@ -56,7 +56,7 @@ def memory_blocks(pm: PodModel) -> None:
         pm.memory_masks[g.index] = masks
         row = {m: pm.bool(f"block_{g.index}_{m:b}") for m in masks}
         pm.block[g.index] = row
-        pm.guard(pm.model.add_exactly_one(row.values()), ("memory", g.index))
+        pm.model.add_exactly_one(row.values())
 
 
 def memory_capacity(pm: PodModel) -> None:
@@ -83,8 +83,7 @@ def memory_capacity(pm: PodModel) -> None:
                     if r == resource
                 ]
                 if held:
-                    groups = [("memory", g) for g in live if m in pm.block[g]]
-                    pm.guard(pm.model.add(sum(held) <= free(pm, m, resource)), *groups)
+                    pm.model.add(sum(held) <= free(pm, m, resource))
 
 
 def memory_grouping(pm: PodModel) -> None:
