@@ -11,6 +11,7 @@ import clingo
 from clorm import Predicate
 from rules_support import control, derived, models
 
+from kubefit.solver.asp.control import NODE
 from kubefit.solver.node.asp import schema as s
 
 FOLDER = "node/"
@@ -26,7 +27,7 @@ RULES = [
     "kubelet_order.lp",
     "forbid.lp",
 ]
-PLACING = ["criteria.lp", "first_fit.lp", "symmetry.lp"]
+PLACING = ["criteria.lp", "first_fit.lp", "symmetry.lp", "domain_counts.lp", "start.lp"]
 
 
 def machine(
@@ -100,8 +101,9 @@ def best(
 def optimum(
     facts: Iterable[Predicate], show: Sequence[str] = ("assign",), placing: Sequence[str] = PLACING
 ) -> tuple[set[str], list[int]]:
-    """The optimal admission and its cost, one number per priority level, most important first."""
-    ctl = control([*RULES, *placing], facts, FOLDER)
+    """The optimal admission and its cost, one number per priority level, most important first (solved
+    as the engine solves: with clingo's domain heuristics, which start.lp directs)."""
+    ctl = control([*RULES, *placing], facts, FOLDER, NODE.options)
     found: list[tuple[set[str], list[int]]] = []
 
     def on_model(model: clingo.Model) -> None:

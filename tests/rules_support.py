@@ -24,8 +24,10 @@ class Charged(Predicate, name="charged"):
     device: int
 
 
-def control(files: Sequence[str], facts: Iterable[Predicate], folder: str = "") -> clingo.Control:
-    ctl = clingo.Control(["--warn=none", "0"])
+def control(
+    files: Sequence[str], facts: Iterable[Predicate], folder: str = "", options: Sequence[str] = ()
+) -> clingo.Control:
+    ctl = clingo.Control(["--warn=none", "0", *options])
     ctl.add("base", [], kubefit.rules.read(f"{folder}input.lp"))
     for name in files:
         ctl.add("base", [], kubefit.rules.read(f"{folder}{name}"))

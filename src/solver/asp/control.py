@@ -30,14 +30,20 @@ FIRST_FIT = "first_fit.lp"
 
 @dataclass(frozen=True)
 class Rules:
-    """Which rules a program grounds: its entry program, and the files of its optimization."""
+    """Which rules a program grounds: its entry program, and the files of its optimization (solved with
+    clingo's `options`)."""
 
     entry: str
     objective: tuple[str, ...]
+    options: tuple[str, ...] = ()
 
 
 DRA = Rules(ENTRY, (FIRST_FIT,))
-NODE = Rules("node/admission.lp", ("node/criteria.lp", "node/first_fit.lp", "node/symmetry.lp"))
+NODE = Rules(
+    "node/admission.lp",
+    ("node/criteria.lp", "node/first_fit.lp", "node/symmetry.lp", "node/domain_counts.lp", "node/start.lp"),
+    ("--heuristic=Domain",),
+)
 
 
 class Outcome(StrEnum):
@@ -70,7 +76,8 @@ class Program:
         self, facts: Iterable[Predicate], first_fit: bool = False, shared: bool = False, rules: Rules = DRA
     ) -> None:
         # One thread and clingo's defaults otherwise: the answers do not depend on timing.
-        self.ctl = clingo.Control(["--warn=none", "--parallel-mode=1"])
+        options = rules.options if first_fit else ()
+        self.ctl = clingo.Control(["--warn=none", "--parallel-mode=1", *options])
         with _rules_dir() as root:
             self.ctl.load(str(root / rules.entry))
             if first_fit:

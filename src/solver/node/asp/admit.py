@@ -40,7 +40,7 @@ class AspAdmitter(SolvingAdmitter):
         return self.apply(pv, self._decisions(pv, answer))
 
     def _solve(self, pv: PodView, greedy: GreedyAnswer) -> Answer:
-        answer = Program(gather(self, pv, placing=True), first_fit=True, rules=NODE).solve(
+        answer = Program(gather(self, pv, placing=True, start=greedy), first_fit=True, rules=NODE).solve(
             deadline=self.deadline
         )
         if answer.outcome != Outcome.SATISFIABLE or greedy.error is None:

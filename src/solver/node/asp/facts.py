@@ -25,6 +25,7 @@ from ..bitmask import Hint
 from ..greedy.admit import Admitter
 from ..greedy.state import Table
 from ..problem import CPUSet
+from ..solving import GreedyAnswer
 from ..view import MEMORY, PodView
 from . import schema as s
 
@@ -63,10 +64,12 @@ def gather(
     pv: PodView,
     kubelet: Mapping[str, tuple[CPUSet | None, int | None]] | None = None,
     placing: bool = False,
+    start: GreedyAnswer | None = None,
 ) -> list[Predicate]:
     """The facts of `pv` on the admitter's state; with `kubelet`, what the kubelet gave the containers it
     allocated before refusing the pod (explanations); `placing`: what the optimization reads besides
-    (the fewest domains each slot needs, the interchangeable CPUs, cores and caches)."""
+    (the fewest domains each slot needs, the interchangeable CPUs, cores and caches), and with `start`
+    the kubelet's own answer as the search's first guess."""
     nodes = admitter.numa.nodes
     if any(n > MAX_NUMA_ID or n < 0 for n in nodes):
         raise TooLarge(f"NUMA node ids beyond {MAX_NUMA_ID}")
@@ -81,6 +84,8 @@ def gather(
     if placing:
         _least_domains(out, admitter, pv)
         _symmetry(out, admitter, pv)
+        if start is not None and start.error is None:
+            _start(out, admitter, pv, start)
     return out.facts
 
 
@@ -217,6 +222,24 @@ def _kubelet(out: Facts, pv: PodView, allocated: Mapping[str, tuple[CPUSet | Non
         g = slot.memory_group
         if g is not None and mask is not None and pv.groups[g].fixed_mask is None:
             out.add(s.KubeletMask(slot=slot.index, group=g, mask=mask))
+
+
+def _start(out: Facts, admitter: Admitter, pv: PodView, greedy: GreedyAnswer) -> None:
+    """The kubelet's answer in the rules' terms (start.lp)."""
+    for slot in pv.slots:
+        if slot.fixed_cpus is None:
+            out.add(*(s.StartAssign(slot=slot.index, cpu=c) for c in sorted(greedy.cpus.get(slot.name, ()))))
+    for u in pv.units:
+        hint = greedy.hints.get(u.name) or greedy.hints.get("")
+        if hint is not None:
+            mask = hint.mask if hint.mask is not None else admitter.numa.default_mask
+            out.add(s.StartMerged(unit=u.index, mask=mask))
+            if hint.preferred:
+                out.add(s.StartPreferred(unit=u.index))
+    for g in pv.groups:
+        masks = [greedy.blocks[pv.slots[i].name] for i in g.slots if pv.slots[i].name in greedy.blocks]
+        if masks:
+            out.add(s.StartBlock(group=g.index, mask=masks[0]))
 
 
 def _least_domains(out: Facts, admitter: Admitter, pv: PodView) -> None:

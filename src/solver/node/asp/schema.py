@@ -220,3 +220,22 @@ class LeastDomains(Predicate, name="least_domains"):
     slot: int
     level: str = field(ConstantField)
     n: int
+
+
+class StartAssign(Predicate, name="start_assign"):
+    slot: int
+    cpu: int
+
+
+class StartMerged(Predicate, name="start_merged"):
+    unit: int
+    mask: int
+
+
+class StartPreferred(Predicate, name="start_preferred"):
+    unit: int
+
+
+class StartBlock(Predicate, name="start_block"):
+    group: int
+    mask: int
