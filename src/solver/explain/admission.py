@@ -149,12 +149,7 @@ class Rules:
     literals: dict[Group, int] = field(default_factory=dict)  # group -> literal of its relaxed atom
 
     @classmethod
-    def of(
-        cls,
-        kubelet: SolvingAdmitter,
-        pv: PodView,
-        allocated: Mapping[str, tuple[CPUSet | None, int | None]] | None,
-    ) -> Rules:
+    def of(cls, kubelet: SolvingAdmitter, pv: PodView, allocated: Allocated | None) -> Rules:
         program = Program(gather(kubelet, pv, allocated), rules=NODE)
         literals = {as_group(symbol): lit for lit, symbol in program.groups.items()}
         return cls(program, pv, literals)
