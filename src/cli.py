@@ -261,14 +261,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--engine",
         default="greedy",
-        help="greedy (what the kubelet does) or cpsat (the kubelet's rules, each pod placed by its criteria)",
+        help="greedy (what the kubelet does), cpsat (the kubelet's rules, each pod placed by its criteria) "
+        "or asp (the kubelet's rules in rules/node, solved by clingo: the kubelet's verdicts, each admitted "
+        "pod placed by the same criteria)",
     )
     p.add_argument(
         "--time-limit",
         type=_seconds,
         default=None,
         metavar="SECONDS",
-        help="cpsat: wall-clock budget for the whole run (default 60); a pod still undecided then is "
+        help="cpsat, asp: wall-clock budget for the whole run (default 60); a pod still undecided then is "
         "reported as Unknown, never as not fitting",
     )
     p.add_argument("--write-state", metavar="DIR", help="write the checkpoint files after admission into DIR")
@@ -792,7 +794,9 @@ def cmd_admit(args: argparse.Namespace) -> int:
     # unstorable (a negative request): see _api_problems.
     objects = load_valid(args, gates, api_problems_are_errors=False)
     options = (
-        {"time_limit": args.time_limit} if args.engine == "cpsat" and args.time_limit is not None else {}
+        {"time_limit": args.time_limit}
+        if args.engine in ("cpsat", "asp") and args.time_limit is not None
+        else {}
     )
     engine = node_engines.get(args.engine, **options)
     files = StateFiles(args.cpu_manager_state, args.memory_manager_state)

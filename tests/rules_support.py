@@ -24,11 +24,13 @@ class Charged(Predicate, name="charged"):
     device: int
 
 
-def _control(files: Sequence[str], facts: Iterable[Predicate], show: Sequence[str]) -> clingo.Control:
-    ctl = clingo.Control(["--warn=none", "0"])
-    ctl.add("base", [], kubefit.rules.read("input.lp"))
+def control(
+    files: Sequence[str], facts: Iterable[Predicate], folder: str = "", options: Sequence[str] = ()
+) -> clingo.Control:
+    ctl = clingo.Control(["--warn=none", "0", *options])
+    ctl.add("base", [], kubefit.rules.read(f"{folder}input.lp"))
     for name in files:
-        ctl.add("base", [], kubefit.rules.read(name))
+        ctl.add("base", [], kubefit.rules.read(f"{folder}{name}"))
     with ctl.backend() as backend:
         for fact in facts:
             backend.add_rule([backend.add_atom(fact.raw)])
@@ -36,9 +38,12 @@ def _control(files: Sequence[str], facts: Iterable[Predicate], show: Sequence[st
     return ctl
 
 
-def models(files: Sequence[str], facts: Iterable[Predicate], show: Sequence[str]) -> list[set[str]]:
-    """Every model of the files on the facts, as the atoms of the `show` predicates (text, sorted)."""
-    ctl = _control(files, facts, show)
+def models(
+    files: Sequence[str], facts: Iterable[Predicate], show: Sequence[str], folder: str = ""
+) -> list[set[str]]:
+    """Every model of the files (of `folder`, e.g. "node/") on the facts, as the atoms of the `show`
+    predicates (text, sorted)."""
+    ctl = control(files, facts, folder)
     out: list[set[str]] = []
 
     def on_model(model: clingo.Model) -> None:
@@ -49,10 +54,10 @@ def models(files: Sequence[str], facts: Iterable[Predicate], show: Sequence[str]
 
 
 def derived(
-    files: Sequence[str], facts: Iterable[Predicate], show: Sequence[str] = ("violated",)
+    files: Sequence[str], facts: Iterable[Predicate], show: Sequence[str] = ("violated",), folder: str = ""
 ) -> set[str]:
     """The one model of a stratified file (no choices) on the facts."""
-    (model,) = models(files, facts, show)
+    (model,) = models(files, facts, show, folder)
     return model
 
 

@@ -108,6 +108,7 @@ TINY = {
     "load.py": ["--nodes", "3"],
     "explain.py": ["--nodes", "3", "--repeat", "1"],
     "node_admission.py": ["--seeds", "1", "--pods", "5", "--small"],
+    # (--scenarios runs in test_node_admission_times_scenario_cases below)
     "scheduler.py": ["--nodes", "4", "--pods", "3"],
     "generate.py": ["--nodes", "2", "--gangs", "1", "--busy", "0.2"],
     "plan.py": ["--nodes", "2", "--loads", "1.1", "--seeds", "1", "--time-limit", "10"],

@@ -25,17 +25,17 @@ from kubefit.cli import main
 from kubefit.features import ALL_ON
 from kubefit.solver.explain.admission import (
     Devices,
+    Kubelet,
+    Rules,
     device_names,
     explain_node,
     explain_rejection,
     is_minimal,
     rejections,
 )
-from kubefit.solver.node.cpsat.admit import build as build_model
-from kubefit.solver.node.cpsat.facts import view
 from kubefit.solver.node.greedy import GreedyNodeEngine
-from kubefit.solver.node.greedy.admit import Admitter
 from kubefit.solver.node.problem import NodeProblem
+from kubefit.solver.node.view import view
 from kubefit.translate.loader import load
 from kubefit.translate.node.build import StateFiles, build
 
@@ -279,8 +279,8 @@ def _check_minimal(problem: NodeProblem, devices: Devices) -> int:
             continue
         assert got.minimal and got.groups, (rejection.pod.ref, got.reasons)
         assert all(r.kind != "AdmissionError" for r in got.reasons), got.reasons
-        pm, guards = rejection.model(with_order=any(g[0] == "kubelet" for g in got.groups))
-        assert is_minimal(pm, guards, got.groups), (rejection.pod.ref, got.groups)
+        rules = rejection.rules(with_order=any(g[0] == "kubelet" for g in got.groups))
+        assert is_minimal(rules, got.groups), (rejection.pod.ref, got.groups)
         checked += 1
     return checked
 
@@ -320,19 +320,19 @@ def test_the_kubelets_container_order_is_a_reason_only_where_the_model_would_adm
     for _, rejection in rejections(problem):
         if rejection is None:
             continue
-        pm, guards = rejection.model(with_order=False)
+        rules = rejection.rules(with_order=False)
         # Jointly, a on NUMA node 1 and b on NUMA node 0 fit: only the kubelet's first fit refuses the pod.
-        assert not is_minimal(pm, guards, list(guards.literals))
+        assert not is_minimal(rules, list(rules.literals))
         got = explain_rejection(problem.node, rejection, devices, None)
         assert [g[0] for g in got.groups] == ["policy", "cpu", "kubelet"]
 
 
-def test_without_guards_the_model_is_the_one_admit_solves() -> None:
+def test_with_every_group_enforced_the_rules_are_the_ones_admit_solves() -> None:
+    # The explanation's program is the admission's: what it admits with nothing relaxed, admit --engine asp
+    # admits too, on the same state.
     problem, _ = _fixture_problem("device-numa")
-    admitter = Admitter(problem)
+    kubelet = Kubelet(problem)
     for pod in problem.pods:
-        pm = build_model(admitter, view(admitter, pod))
-        proto = pm.model.proto
-        assert not any(v.name.startswith("guard_") for v in proto.variables)
-        assert not proto.assumptions
-        admitter.admit(pod)
+        rules = Rules.of(kubelet, view(kubelet, pod), None)
+        admitted = kubelet.admit(pod).admitted
+        assert rules.solve(list(rules.literals), None)[0] is admitted

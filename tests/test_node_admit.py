@@ -278,13 +278,16 @@ def test_reserved_memory_must_add_up_to_node_allocatable(tmp_path: Path) -> None
     assert "KubeletConfiguration" in line and "reservedMemory" in line and "not equal" in line
 
 
-def test_engines_without_node_support_say_so(tmp_path: Path) -> None:
+def test_an_unknown_engine_is_named_with_the_ones_there_are(tmp_path: Path) -> None:
     path = write(tmp_path, machine("topoSingleSocketHT"), kubelet("cpuManagerPolicy: static\n"), pod("p", 1))
-    line = _one_line_error(["admit", "-f", path, "--node", "node-1", "--engine", "asp"])
-    assert "does not support node admission" in line and "--engine greedy" in line
+    line = _one_line_error(["admit", "-f", path, "--node", "node-1", "--engine", "minizinc"])
+    assert "unknown engine 'minizinc'" in line and "asp, cpsat, greedy" in line
 
 
-def test_cpsat_admits_with_the_kubelets_rules_and_says_what_it_proved(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ["cpsat", "asp"])
+def test_the_solving_engines_admit_with_the_kubelets_rules_and_say_what_they_proved(
+    tmp_path: Path, engine: str
+) -> None:
     path = write(
         tmp_path,
         machine("topoDualSocketHT"),
@@ -293,9 +296,8 @@ def test_cpsat_admits_with_the_kubelets_rules_and_says_what_it_proved(tmp_path: 
         pod("second", 6),
         pod("third", 2),
     )
-    code, out, _ = run(
-        "admit", "-f", path, "--node", "node-1", "-o", "json", "--engine", "cpsat", "--time-limit", "30"
-    )
+    args = ["-f", path, "--node", "node-1", "-o", "json", "--engine", engine, "--time-limit", "30"]
+    code, out, _ = run("admit", *args)
     doc = json.loads(out)
     assert code == 1
     assert [(i["admitted"], i["reason"], i["proof"]) for i in doc["items"]] == [
@@ -304,6 +306,7 @@ def test_cpsat_admits_with_the_kubelets_rules_and_says_what_it_proved(tmp_path: 
         (False, "TopologyAffinityError", "infeasible"),
     ]
     assert [i["numaAffinity"] for i in doc["items"][:2]] == [[0], [1]]
+    assert doc["items"][2]["message"] == "Resources cannot be allocated with Topology locality"
 
 
 def test_alpha_cpu_options_need_their_feature_gate(tmp_path: Path) -> None:

@@ -409,8 +409,10 @@ def test_answers_are_deterministic() -> None:
     assert admit(SMALL, kubelet, *pods) == first
 
 
-def test_the_registry_offers_cpsat_and_refuses_asp_out_loud() -> None:
+def test_the_registry_offers_every_engine_and_refuses_an_unknown_one_out_loud() -> None:
     assert engines.get("cpsat").name == "cpsat"
     assert engines.get("cpsat", time_limit=5.0).name == "cpsat"
-    with pytest.raises(KubefitError, match="does not support node admission"):
-        engines.get("asp")
+    assert engines.get("asp", time_limit=5.0).name == "asp"
+    assert engines.names() == ["asp", "cpsat", "greedy"]
+    with pytest.raises(KubefitError, match="unknown engine 'minizinc'"):
+        engines.get("minizinc")

@@ -29,6 +29,27 @@ def test_rules_are_found_as_package_data() -> None:
     names = [f.name for f in kubefit.rules.files()]
     assert names == sorted(names)
     assert all(name.endswith(".lp") for name in names)
+    node = [f.name for f in kubefit.rules.files("node")]
+    assert "admission.lp" in node and "input.lp" in node and node == sorted(node)
+    assert "% input.lp" in kubefit.rules.read("node/input.lp")
+
+
+def test_every_node_rules_file_is_included_or_loaded_and_documented() -> None:
+    """The entry program includes every file but the optimization's, which the engine loads beside it;
+    the README says what each file reads and defines."""
+    from kubefit.solver.asp.control import NODE
+
+    names = {f.name for f in kubefit.rules.files("node")}
+    entry = kubefit.rules.read(NODE.entry)
+    included = {line.split('"')[1] for line in entry.splitlines() if line.startswith("#include")}
+    objective = {name.removeprefix("node/") for name in NODE.objective}
+    assert included | objective | {"admission.lp"} == names
+    readme = (ROOT / "rules" / "node" / "README.md").read_text(encoding="utf-8")
+    for name in names:
+        text = kubefit.rules.read(f"node/{name}")
+        assert text.startswith(f"% {name} — "), name
+        assert name == "admission.lp" or ("% Reads:" in text and "% Defines:" in text) or name == "input.lp"
+        assert f"`{name}`" in readme, name
 
 
 def test_the_console_script_is_declared() -> None:
@@ -61,5 +82,6 @@ def test_a_wheel_holds_every_module_and_the_rules_package(tmp_path: Path) -> Non
         assert module in names, module
     sources = {p.relative_to(ROOT / "src").as_posix() for p in (ROOT / "src").rglob("*.py")}
     assert {f"kubefit/{s}" for s in sources} <= names, "a module under src/ is missing from the wheel"
-    rules = {p.name for p in (ROOT / "rules").glob("*.lp")}
+    rules = {p.relative_to(ROOT / "rules").as_posix() for p in (ROOT / "rules").rglob("*.lp")}
     assert {f"kubefit/rules/{r}" for r in rules} <= names
+    assert any(r.startswith("node/") for r in rules)

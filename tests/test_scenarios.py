@@ -38,6 +38,8 @@ AREAS = [
     (HERE / "scenarios" / "node", "greedy"),
     (SHARED / "scenarios" / "node", "cpsat"),
     (HERE / "scenarios" / "node", "cpsat"),
+    (SHARED / "scenarios" / "node", "asp"),
+    (HERE / "scenarios" / "node", "asp"),
     (SHARED / "scenarios" / "sched", "greedy"),
     (HERE / "scenarios" / "sched", "greedy"),
     (SHARED / "scenarios" / "sched", "cpsat"),

@@ -3,7 +3,8 @@
 A `Program` is the rules grounded on facts. Without assumptions every violation is forbidden (the
 allocator's semantics); an explanation assumes the violation groups it enforces and reads the
 unsatisfiable core clingo reports. With `first_fit` the optimization of `rules/first_fit.lp` is grounded
-too and a solve returns the first allocation in the allocator's search order, proven.
+too and a solve returns the first allocation in the allocator's search order, proven. The kubelet's
+rules (`rules/node/`) run the same way from their own entry program and objective (`NODE`).
 
 Grounding costs more than solving a node's small problem. A `shared` program is grounded once on the
 union of the facts of many nodes, each fact a free external atom; a solve then fixes, by assumptions,
@@ -27,6 +28,24 @@ ENTRY = "allocation.lp"
 FIRST_FIT = "first_fit.lp"
 
 
+@dataclass(frozen=True)
+class Rules:
+    """Which rules a program grounds: its entry program, and the files of its optimization (solved with
+    clingo's `options`)."""
+
+    entry: str
+    objective: tuple[str, ...]
+    options: tuple[str, ...] = ()
+
+
+DRA = Rules(ENTRY, (FIRST_FIT,))
+NODE = Rules(
+    "node/admission.lp",
+    ("node/criteria.lp", "node/first_fit.lp", "node/symmetry.lp", "node/domain_counts.lp", "node/start.lp"),
+    ("--heuristic=Domain",),
+)
+
+
 class Outcome(StrEnum):
     SATISFIABLE = "satisfiable"
     UNSATISFIABLE = "unsatisfiable"
@@ -41,6 +60,7 @@ class Answer:
     optimal: bool = False  # with an optimization: the optimum is proven
     core: list[int] = field(default_factory=list)  # enforced groups (literals) behind an UNSATISFIABLE
     groups: list[int] = field(default_factory=list)  # the groups the facts of the call can violate
+    symbols: list[clingo.Symbol] = field(default_factory=list)  # the shown atoms of the model
 
 
 @contextlib.contextmanager
@@ -52,13 +72,17 @@ def _rules_dir() -> Iterator[Path]:
 class Program:
     """The rules grounded on facts (or, `shared`, on the facts of many calls, chosen per solve)."""
 
-    def __init__(self, facts: Iterable[Predicate], first_fit: bool = False, shared: bool = False) -> None:
+    def __init__(
+        self, facts: Iterable[Predicate], first_fit: bool = False, shared: bool = False, rules: Rules = DRA
+    ) -> None:
         # One thread and clingo's defaults otherwise: the answers do not depend on timing.
-        self.ctl = clingo.Control(["--warn=none", "--parallel-mode=1"])
-        with _rules_dir() as rules:
-            self.ctl.load(str(rules / ENTRY))
+        options = rules.options if first_fit else ()
+        self.ctl = clingo.Control(["--warn=none", "--parallel-mode=1", *options])
+        with _rules_dir() as root:
+            self.ctl.load(str(root / rules.entry))
             if first_fit:
-                self.ctl.load(str(rules / FIRST_FIT))
+                for name in rules.objective:
+                    self.ctl.load(str(root / name))
         self.facts: dict[Predicate, int] = {}  # shared: fact -> its external atom
         with self.ctl.backend() as backend:
             for fact in facts:
@@ -146,7 +170,9 @@ class Program:
             return Answer(Outcome.UNSATISFIABLE, core=sorted({-lit for lit in core if -lit in self.groups}))
         if not found:
             return Answer(Outcome.UNKNOWN)
-        answer = Answer(Outcome.SATISFIABLE, optimal=bool(result.exhausted) or not optimize, groups=groups)
+        answer = Answer(
+            Outcome.SATISFIABLE, optimal=bool(result.exhausted) or not optimize, groups=groups, symbols=last
+        )
         for sym in last:
             if sym.name == "use":
                 answer.uses.append((sym.arguments[0].number, sym.arguments[1].number))

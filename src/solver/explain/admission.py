@@ -2,14 +2,14 @@
 of reasons in the kubelet's terms (which resource's hints conflict, on which NUMA nodes).
 
 The node's pods are admitted in order by the greedy engine, which is the kubelet: its verdicts are the
-answer, and each pod meets the state the kubelet would leave before it. For a pod it refuses, the cpsat
-node model of that pod is built on that state with every constraint in named groups (cpsat/model.py
-`Guards`): per container its CPUs, per memory group its memory, per unit the topology manager's policy
-and each resource's hints (a device's NUMA nodes), full-pcpus-only's rules. CP-SAT refutes the groups
-as assumptions; its core is small but not minimal, so it is shrunk by deletion (one worker, each drop
-re-solved) until dropping any one group makes the pod admissible. Where the model admits the pod
+answer, and each pod meets the state the kubelet would leave before it. For a pod it refuses, the
+kubelet's rules (`rules/node/`) are grounded on that state, and their violations come in named groups
+(`blame/2`): per container its CPUs, per memory group its memory, per unit the topology manager's
+policy and each resource's hints (a device's NUMA nodes), full-pcpus-only's checks. clingo refutes the
+enforced groups as assumptions; its core is small but not minimal, so it is shrunk by deletion until
+dropping any one group makes the pod admissible (`mus.py`, as for DRA). Where the rules admit the pod
 although the kubelet does not, the difference is the kubelet's order: it allocated the pod's earlier
-containers first-fit, so those choices become groups too.
+containers first fit, so those choices become groups too (`kubelet_order.lp`).
 """
 
 from __future__ import annotations
@@ -19,20 +19,24 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ortools.sat.python import cp_model
+import clingo
 
 from ...features import FeatureGates
 from ...translate.node.build import StateFiles, build
 from ...translate.objects import ObjectSet
-from ..node import bitmask
-from ..node.bitmask import Hint
-from ..node.cpsat.admit import build as build_model
-from ..node.cpsat.facts import PodView, view
-from ..node.cpsat.model import BoolVar, Group, PodModel
-from ..node.cpsat.solve import SEED
-from ..node.greedy.admit import Admitter
-from ..node.problem import ContainerFacts, CPUSet, NodeProblem, PodFacts
+from ..asp.control import NODE, Outcome, Program
+from ..node.asp.facts import gather
+from ..node.problem import CPUSet, NodeProblem, PodFacts
 from ..node.solution import PodAdmission
+from ..node.solving import Placed, SolvingAdmitter
+from ..node.view import PodView, view
+from .mus import minimal_core as shrink
+
+# What the kubelet gave each container of a pod before refusing it: container -> (CPUs, memory mask).
+Allocated = Mapping[str, tuple[CPUSet | None, int | None]]
+# A named group of the rules' violations, as reasons are keyed: its family, then the ids it is about,
+# e.g. ("cpu", slot), ("policy", unit), ("memory", memory group), ("hint", unit, resource).
+Group = tuple[str | int, ...]
 
 # Deletion tries to drop groups in this order, so what stays reads as the kubelet's own reason: the
 # kubelet's earlier choices and full-pcpus-only first, a container's own need last.
@@ -47,6 +51,15 @@ _TELLING: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 # How reasons are listed: the topology manager's policy, then each resource, then the CPU manager's options.
 _SHOWN = ("policy", "cpu", "memory", "hint", "whole-cores", "physical-cpus", "kubelet")
+
+
+def as_group(symbol: clingo.Symbol) -> Group:
+    """A group of the rules (`cpu(0)`, `hint(0,"claim/default/gpu")`) as explanations name it."""
+    family = symbol.name.replace("_", "-")
+    args: list[str | int] = [
+        a.number if a.type == clingo.SymbolType.Number else a.string for a in symbol.arguments
+    ]
+    return (family, *args)
 
 
 @dataclass(frozen=True)
@@ -105,7 +118,7 @@ class Devices:
         return self.by_pod.get((pod.ref, resource), (fallback, ()))
 
 
-class Kubelet(Admitter):
+class Kubelet(SolvingAdmitter):
     """The greedy admitter (the kubelet), remembering what it gave each container of the pod being
     admitted, which it forgets when it refuses the pod."""
 
@@ -113,97 +126,44 @@ class Kubelet(Admitter):
         super().__init__(problem)
         self.allocated: dict[str, tuple[CPUSet | None, int | None]] = {}
 
-    def _allocate(self, pod: PodFacts, c: ContainerFacts, hint: Hint) -> None:
-        super()._allocate(pod, c, hint)
-        cpus = self.cpus.get(pod.uid, c.name) if self.cpu is not None else None
-        blocks = self.mem.blocks(pod.uid, c.name)
-        self.allocated[c.name] = (cpus, bitmask.mask_of(blocks[0].numa) if blocks else None)
+    def admit(self, pod: PodFacts) -> PodAdmission:
+        self._allocated = self.allocated = {}
+        try:
+            return super().admit(pod)
+        finally:
+            self._allocated = None
+
+    def _admit(self, pod: PodFacts) -> Placed:
+        return self.kubelet(pod)
 
 
-# --- the guarded model ---------------------------------------------------------------------------------
+# --- the rules, with groups ----------------------------------------------------------------------------
 
 
-class Assumptions:
-    """One assumption literal per named group, made when a family first uses the group."""
+@dataclass
+class Rules:
+    """The kubelet's rules grounded on one pod's facts, every violation group relaxable."""
 
-    def __init__(self) -> None:
-        self.literals: dict[Group, BoolVar] = {}
+    program: Program
+    view: PodView
+    literals: dict[Group, int] = field(default_factory=dict)  # group -> literal of its relaxed atom
 
-    def literal(self, pm: PodModel, group: Group) -> BoolVar:
-        lit = self.literals.get(group)
-        if lit is None:
-            lit = pm.model.new_bool_var("guard_" + "_".join(str(part) for part in group))
-            self.literals[group] = lit
-        return lit
+    @classmethod
+    def of(cls, kubelet: SolvingAdmitter, pv: PodView, allocated: Allocated | None) -> Rules:
+        program = Program(gather(kubelet, pv, allocated), rules=NODE)
+        literals = {as_group(symbol): lit for lit, symbol in program.groups.items()}
+        return cls(program, pv, literals)
 
-
-def guarded(
-    admitter: Admitter, pv: PodView, allocated: Mapping[str, tuple[CPUSet | None, int | None]] | None = None
-) -> tuple[PodModel, Assumptions]:
-    """The pod's model with every constraint in named groups; with `allocated`, the kubelet's choices for
-    the containers it allocated before refusing the pod are groups too."""
-    guards = Assumptions()
-    pm = build_model(admitter, pv, guards)
-    _implied(pm)
-    if allocated:
-        _kubelet_choices(pm, allocated)
-    return pm, guards
-
-
-def _implied(pm: PodModel) -> None:
-    """Conflicts between groups that follow from their constraints but that CP-SAT would refute only by
-    search: under full-pcpus-only a container gets whole cores, so a request that is not a multiple of
-    the threads per core cannot be met (with guards the threads of a core are equal only conditionally,
-    which hides the multiple from presolve; on a 288-CPU machine the search takes most of a minute)."""
-    admitter = pm.admitter
-    per_core = pm.topo.cpus_per_core
-    if admitter.cpu is None or not admitter.cpu.full_pcpus or per_core <= 1:
-        return
-    if any(len(pm.topo.cpus_in("core", (core,))) != per_core for core in pm.topo.ids("core")):
-        return  # cores of other sizes: whole cores need not add up to multiples of per_core
-    for s in pm.view.exclusive:
-        if s.fixed_cpus is None and s.cpus % per_core:
-            pm.guard(pm.model.add_bool_or([]), ("cpu", s.index), ("whole-cores", s.index))
-
-
-def _kubelet_choices(pm: PodModel, allocated: Mapping[str, tuple[CPUSet | None, int | None]]) -> None:
-    """The kubelet allocates container by container, first fit: what it gave an earlier container is
-    fixed when the next one is allocated."""
-    for s in pm.view.slots:
-        got = allocated.get(s.name)
-        if got is None or s.container is None:
-            continue
-        cpus, mask = got
-        group: Group = ("kubelet", s.index)
-        if s.index in pm.x and s.fixed_cpus is None and cpus is not None:
-            for cpu, lit in pm.x[s.index].items():
-                pm.guard(pm.model.add(lit == int(cpu in cpus)), group)
-        g = s.memory_group
-        if g is not None and mask is not None and pm.view.groups[g].fixed_mask is None:
-            row = pm.block[g]
-            pm.guard(pm.model.add_bool_or([row[mask]] if mask in row else []), group)
-
-
-def _solve(pm: PodModel, assumed: Sequence[BoolVar], deadline: float | None) -> tuple[bool | None, list[int]]:
-    """(True: admissible, False: refuted, None: undecided in time), and the core of a refutation as
-    variable indices of the assumptions it needed."""
-    model = pm.model
-    model.clear_assumptions()
-    model.add_assumptions(assumed)
-    solver = cp_model.CpSolver()
-    # Assumption cores need one worker; a fixed seed makes the core, and so the reasons, reproducible.
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = SEED
-    if deadline is not None:
-        solver.parameters.max_time_in_seconds = max(deadline - time.monotonic(), 0.001)
-    status = solver.solve(model)
-    if status == cp_model.INFEASIBLE:
-        return False, list(solver.sufficient_assumptions_for_infeasibility())
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return True, []
-    if status == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"explain built an invalid node model: {model.validate()}")
-    return None, []
+    def solve(self, groups: Sequence[Group], deadline: float | None) -> tuple[bool | None, list[Group]]:
+        """(True: admissible with `groups` enforced, False: refuted, None: undecided in time), and the
+        groups of a refutation's core."""
+        answer = self.program.solve([self.literals[g] for g in groups], deadline, read=False)
+        if answer.outcome == Outcome.UNKNOWN:
+            return None, []
+        if answer.outcome == Outcome.SATISFIABLE:
+            return True, []
+        back = {lit: g for g, lit in self.literals.items()}
+        return False, [back[lit] for lit in answer.core]
 
 
 @dataclass(frozen=True)
@@ -212,14 +172,12 @@ class Core:
     minimal: bool
 
 
-def minimal_core(pm: PodModel, guards: Assumptions, reason: str, deadline: float | None) -> Core | None:
+def minimal_core(rules: Rules, reason: str, deadline: float | None) -> Core | None:
     """The groups that cannot hold together, shrunk until dropping any one lets the pod in; None when
-    every group holds together (the model admits the pod); no groups when the time ran out first."""
-    literals = guards.literals
-    by_index = {lit.index: g for g, lit in literals.items()}
-    found: list[int] | None = None
-    for tried in _tiers(list(literals), reason):
-        feasible, core = _solve(pm, [literals[g] for g in tried], deadline)
+    every group holds together (the rules admit the pod); no groups when the time ran out first."""
+    found: list[Group] | None = None
+    for tried in _tiers(list(rules.literals), reason):
+        feasible, core = rules.solve(tried, deadline)
         if feasible is None:
             return Core((), False)
         if feasible is False:
@@ -227,22 +185,10 @@ def minimal_core(pm: PodModel, guards: Assumptions, reason: str, deadline: float
             break
     if found is None:
         return None
-    current = _ordered([by_index[i] for i in found], reason)
-    i = 0
-    while i < len(current):
-        if deadline is not None and time.monotonic() > deadline:
-            return Core(tuple(_shown(current)), False)
-        trial = current[:i] + current[i + 1 :]
-        feasible, core = _solve(pm, [literals[g] for g in trial], deadline)
-        if feasible is False:
-            # The new core may leave out more than the one group dropped.
-            kept = {by_index[j] for j in core}
-            current = [g for g in trial if g in kept]
-        elif feasible:
-            i += 1
-        else:
-            return Core(tuple(_shown(current)), False)
-    return Core(tuple(_shown(current)), True)
+    literals = [rules.literals[g] for g in _ordered(found, reason)]
+    shrunk = shrink(rules.program, literals, deadline, ordered=True)
+    back = {lit: g for g, lit in rules.literals.items()}
+    return Core(tuple(_shown([back[lit] for lit in shrunk.groups])), shrunk.minimal)
 
 
 def _tiers(groups: list[Group], reason: str) -> list[list[Group]]:
@@ -267,7 +213,7 @@ def _ordered(groups: Sequence[Group], reason: str) -> list[Group]:
     return sorted(groups, key=key)
 
 
-def _shown(groups: Sequence[Group] | Mapping[Group, BoolVar]) -> list[Group]:
+def _shown(groups: Sequence[Group]) -> list[Group]:
     def key(g: Group) -> tuple[int, str]:
         family = str(g[0])
         return (_SHOWN.index(family) if family in _SHOWN else len(_SHOWN), repr(g))
@@ -275,15 +221,12 @@ def _shown(groups: Sequence[Group] | Mapping[Group, BoolVar]) -> list[Group]:
     return sorted(groups, key=key)
 
 
-def is_minimal(
-    pm: PodModel, guards: Assumptions, groups: Sequence[Group], deadline: float | None = None
-) -> bool:
+def is_minimal(rules: Rules, groups: Sequence[Group], deadline: float | None = None) -> bool:
     """The definition, checked: the groups refute the pod together, and without any one of them the
-    model admits it."""
-    lits = [guards.literals[g] for g in groups]
-    if _solve(pm, lits, deadline)[0] is not False:
+    rules admit it."""
+    if rules.solve(groups, deadline)[0] is not False:
         return False
-    return all(_solve(pm, lits[:i] + lits[i + 1 :], deadline)[0] is True for i in range(len(lits)))
+    return all(rules.solve([g for g in groups if g != dropped], deadline)[0] is True for dropped in groups)
 
 
 # --- a node's pods -------------------------------------------------------------------------------------
@@ -299,8 +242,8 @@ class Rejection:
     admission: PodAdmission
     allocated: dict[str, tuple[CPUSet | None, int | None]]
 
-    def model(self, with_order: bool) -> tuple[PodModel, Assumptions]:
-        return guarded(self.kubelet, view(self.kubelet, self.pod), self.allocated if with_order else None)
+    def rules(self, with_order: bool) -> Rules:
+        return Rules.of(self.kubelet, view(self.kubelet, self.pod), self.allocated if with_order else None)
 
 
 def rejections(problem: NodeProblem) -> Iterator[tuple[PodAdmission, Rejection | None]]:
@@ -309,7 +252,6 @@ def rejections(problem: NodeProblem) -> Iterator[tuple[PodAdmission, Rejection |
     the kubelet then moves on to the next pod."""
     kubelet = Kubelet(problem)
     for pod in problem.pods:
-        kubelet.allocated = {}
         admission = kubelet.admit(pod)
         if pod.report:
             rejection = None if admission.admitted else Rejection(kubelet, pod, admission, kubelet.allocated)
@@ -328,13 +270,13 @@ def explain_rejection(node: str, r: Rejection, devices: Devices, deadline: float
     for with_order in (False, True):
         if with_order and not r.allocated:
             break
-        pm, guards = r.model(with_order)
-        core = minimal_core(pm, guards, a.reason, deadline)
+        rules = r.rules(with_order)
+        core = minimal_core(rules, a.reason, deadline)
         if core is None:
-            continue  # the model admits the pod: try again with the kubelet's order
+            continue  # the rules admit the pod: try again with the kubelet's order
         if not core.groups:
             break
-        renderer = Renderer(r.kubelet, pm.view, devices, r.allocated)
+        renderer = Renderer(r.kubelet, rules.view, devices, r.allocated)
         reasons = tuple(renderer.reason(g) for g in core.groups)
         return PodExplanation(node, a, reasons, core.minimal, core.groups)
     # The kubelet's reason is all there is to say.

@@ -15,12 +15,12 @@ from typing import Any
 
 from ...translate.cpuset import format_cpuset
 from ..node import bitmask
-from ..node.cpsat.facts import BUBBLE, PodView, Slot
 from ..node.greedy import podlevel
 from ..node.greedy.admit import Admitter
 from ..node.problem import CPUSet, PodFacts
 from ..node.render import admission_doc
 from ..node.solution import PodAdmission
+from ..node.view import BUBBLE, PodView, Slot
 from .admission import AdmissionReason, Devices, PodExplanation
 from .model import Verdict
 from .reasons import amount, names

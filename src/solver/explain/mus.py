@@ -42,9 +42,11 @@ def minimal_core(
     core: Sequence[int],
     deadline: float | None = None,
     given: Sequence[int] | None = None,
+    ordered: bool = False,
 ) -> Core:
-    """Shrink `core` (the groups of an unsatisfiable solve) until it is minimal."""
-    current = order(program, core)
+    """Shrink `core` (the groups of an unsatisfiable solve) until it is minimal; `ordered`: the core is
+    already in the order deletion should try (else DRA's order of concerns)."""
+    current = list(core) if ordered else order(program, core)
     i = 0
     while i < len(current):
         if deadline is not None and time.monotonic() > deadline:

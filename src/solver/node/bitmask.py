@@ -44,6 +44,13 @@ def iterate(nodes: Iterable[int], visit: Callable[[int], None]) -> None:
             visit(mask_of(combo))
 
 
+def all_masks(nodes: Iterable[int]) -> list[int]:
+    """Every non-empty set of NUMA nodes, narrowest first (then numerically, as the kubelet ranks)."""
+    ordered = sorted(nodes)
+    out = [mask_of(c) for k in range(1, len(ordered) + 1) for c in combinations(ordered, k)]
+    return sorted(out, key=lambda m: (count(m), m))
+
+
 def is_subset(inner: int, outer: int) -> bool:
     return inner & ~outer == 0
 

@@ -1,5 +1,5 @@
 """Node engines by name. Every engine answers the same question (which pods the kubelet admits,
-with which CPUs, NUMA nodes and memory); an engine not built yet is an explicit error."""
+with which CPUs, NUMA nodes and memory); an unknown name is an explicit error."""
 
 from __future__ import annotations
 
@@ -21,9 +21,8 @@ class NodeEngine(Protocol):
 _ENGINES: dict[str, str] = {
     "greedy": "kubefit.solver.node.greedy:GreedyNodeEngine",
     "cpsat": "kubefit.solver.node.cpsat:CpsatNodeEngine",
+    "asp": "kubefit.solver.node.asp:AspNodeEngine",
 }
-# Engines of the DRA side that do not model the kubelet's managers yet.
-_PLANNED = ("asp",)
 
 
 def names() -> list[str]:
@@ -31,14 +30,9 @@ def names() -> list[str]:
 
 
 def get(name: str, **options: Any) -> NodeEngine:
-    """The engine `name`; `options` go to engines that take them (cpsat: time_limit)."""
+    """The engine `name`; `options` go to engines that take them (cpsat, asp: time_limit)."""
     target = _ENGINES.get(name)
     if target is None:
-        if name in _PLANNED:
-            raise KubefitError(
-                f"engine {name} does not support node admission (the kubelet's CPU, memory and topology "
-                f"managers) yet; try --engine greedy or --engine cpsat"
-            )
         raise KubefitError(f"unknown engine {name!r} (available for admit: {', '.join(names())})")
     module, _, attr = target.partition(":")
     factory: Callable[..., NodeEngine] = getattr(importlib.import_module(module), attr)

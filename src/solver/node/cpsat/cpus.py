@@ -9,7 +9,7 @@ def cpu_counts(pm: PodModel) -> None:
     """A Guaranteed container with an integral CPU request gets exactly that many exclusive CPUs."""
     for s in pm.view.exclusive:
         if s.fixed_cpus is None:
-            pm.guard(pm.model.add(sum(pm.x[s.index].values()) == s.cpus), ("cpu", s.index))
+            pm.model.add(sum(pm.x[s.index].values()) == s.cpus)
 
 
 def cpu_lifetimes(pm: PodModel) -> None:
@@ -54,12 +54,9 @@ def free_physical_cpus(pm: PodModel) -> None:
                         u = pm.bool(f"gone_{s.name}_{c}")
                         pm.model.add_max_equality(u, lits)  # type: ignore[arg-type]
                         gone.append(u)
-                pm.guard(
-                    pm.model.add(sum(gone) <= len(default) - s.cpus),  # type: ignore[arg-type]
-                    ("physical-cpus", s.index),
-                )
+                pm.model.add(sum(gone) <= len(default) - s.cpus)  # type: ignore[arg-type]
             elif s.cpus > len(default):
                 # No assignment at all: the kubelet refuses it.
-                pm.guard(pm.model.add_bool_or([]), ("physical-cpus", s.index))
+                pm.model.add_bool_or([])
         for c, lit in pm.x[s.index].items():
             taken.setdefault(c, []).append(lit)

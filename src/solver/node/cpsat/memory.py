@@ -9,9 +9,10 @@ group), and when its free memory covers what the pod's containers alive together
 from __future__ import annotations
 
 from .. import bitmask
+from ..bitmask import all_masks
 from ..greedy.state import Table
-from .facts import MemoryGroup
-from .model import BoolVar, PodModel, all_masks
+from ..view import MemoryGroup
+from .model import BoolVar, PodModel
 
 
 def _table(pm: PodModel, node: int, resource: str) -> Table:
@@ -55,7 +56,7 @@ def memory_blocks(pm: PodModel) -> None:
         pm.memory_masks[g.index] = masks
         row = {m: pm.bool(f"block_{g.index}_{m:b}") for m in masks}
         pm.block[g.index] = row
-        pm.guard(pm.model.add_exactly_one(row.values()), ("memory", g.index))
+        pm.model.add_exactly_one(row.values())
 
 
 def memory_capacity(pm: PodModel) -> None:
@@ -82,8 +83,7 @@ def memory_capacity(pm: PodModel) -> None:
                     if r == resource
                 ]
                 if held:
-                    groups = [("memory", g) for g in live if m in pm.block[g]]
-                    pm.guard(pm.model.add(sum(held) <= free(pm, m, resource)), *groups)
+                    pm.model.add(sum(held) <= free(pm, m, resource))
 
 
 def memory_grouping(pm: PodModel) -> None:

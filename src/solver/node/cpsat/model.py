@@ -9,42 +9,22 @@
 Constraint families live in their own modules (cpus, topology, memory), the criteria in objective;
 each family is one function that adds its constraints and says why.
 
-Explanations (`kubefit explain`, solver/explain/admission.py) build the same model with `guards`: each
-constraint a family adds then belongs to named groups (`Group`, e.g. ("cpu", slot)) and holds only while
-their assumption literals do, so that an unsatisfiable core names the groups that conflict. Without
-guards every constraint is hard and the model is exactly the one `admit` solves.
+(Explanations draw their reasons from the kubelet's rules, rules/node; this model only places pods.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
-from typing import Any, Protocol
+from typing import Any
 
 from ortools.sat.python import cp_model
 
-from .. import bitmask
 from ..greedy.admit import Admitter
 from ..topology import CPUTopology
-from .facts import PodView
+from ..view import PodView
 
 BoolVar = cp_model.IntVar
 Expr = cp_model.LinearExpr | int
-# A named group of constraints: its family, then the ids it is about, e.g. ("cpu", slot),
-# ("policy", unit), ("memory", memory group), ("hint", unit, resource).
-Group = tuple[str | int, ...]
-
-
-class Guards(Protocol):
-    """Explanations: the assumption literal that enforces one group of constraints."""
-
-    def literal(self, pm: PodModel, group: Group) -> BoolVar: ...
-
-
-def all_masks(nodes: tuple[int, ...]) -> list[int]:
-    """Every non-empty set of NUMA nodes, narrowest first (then numerically, as the kubelet ranks)."""
-    out = [bitmask.mask_of(c) for k in range(1, len(nodes) + 1) for c in combinations(sorted(nodes), k)]
-    return sorted(out, key=lambda m: (bitmask.count(m), m))
 
 
 @dataclass
@@ -65,18 +45,6 @@ class PodModel:
     # The criteria, most important first: (name, expression, upper bound); see objective.py.
     terms: list[tuple[str, Expr, int]] = field(default_factory=list)
     tiebreak: list[tuple[str, Expr, int]] = field(default_factory=list)
-    guards: Guards | None = None  # explanations only; None: every constraint is hard
-
-    @property
-    def explaining(self) -> bool:
-        return self.guards is not None
-
-    def guard(self, ct: cp_model.Constraint, *groups: Group) -> cp_model.Constraint:
-        """The constraint holds while every one of `groups` is enforced (explanations); without guards
-        it is left as it is, hard."""
-        if self.guards is not None and groups:
-            ct.only_enforce_if([self.guards.literal(self, g) for g in groups])
-        return ct
 
     @property
     def topo(self) -> CPUTopology:

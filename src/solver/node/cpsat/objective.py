@@ -26,8 +26,9 @@ Each function adds one family's auxiliary literals and returns its term with an 
 from __future__ import annotations
 
 from .. import bitmask
+from ..bitmask import all_masks
 from ..problem import KubeletPolicy
-from .model import BoolVar, Expr, PodModel, all_masks
+from .model import BoolVar, Expr, PodModel
 
 Term = tuple[str, Expr, int]
 

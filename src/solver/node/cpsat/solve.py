@@ -10,23 +10,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from enum import StrEnum
 
 from ortools.sat.python import cp_model
 
+from ..solving import Proof
 from .model import Expr, PodModel
 
 WORKERS = 1
 SEED = 0
 # The cosmetic last stage (lowest CPU ids) never gets more than this.
 COSMETIC_SECONDS = 2.0
-
-
-class Proof(StrEnum):
-    OPTIMAL = "optimal"  # admitted, and no assignment is better on the criteria
-    FEASIBLE = "feasible"  # admitted, but the time ran out before the assignment was proven best
-    INFEASIBLE = "infeasible"  # proven: no assignment satisfies the policy
-    UNKNOWN = "unknown"  # the time ran out before anything was found or proven
 
 
 @dataclass

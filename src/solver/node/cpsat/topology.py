@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import bitmask
-from .facts import CPU, MEMORY, Unit
-from .model import BoolVar, Expr, Group, PodModel, all_masks
+from ..bitmask import all_masks
+from ..view import CPU, MEMORY, Unit
+from .model import BoolVar, Expr, PodModel
 
 
 @dataclass(frozen=True)
@@ -25,15 +26,6 @@ class Resource:
     masks: dict[int, bool]  # mask -> preferred
     kind: str  # "static" | CPU (the model states the hint) | MEMORY (the mask of a memory group)
     ref: int = -1  # the slot (cpu) or memory group (memory)
-
-    def group(self, unit: Unit) -> Group:
-        """The named group its constraints belong to in an explanation: a dynamic resource's are those
-        of its slot or memory group, a static one's are its hints for this unit."""
-        if self.kind == CPU:
-            return ("cpu", self.ref)
-        if self.kind == MEMORY:
-            return ("memory", self.ref)
-        return ("hint", unit.index, self.name)
 
 
 def cpu_min_size(pm: PodModel, request: int) -> int:
@@ -77,8 +69,6 @@ def merged_hints(pm: PodModel) -> None:
         name = unit.name
         if policy == "best-effort":
             masks = all_masks(pm.nodes)
-        elif pm.explaining:
-            masks = all_masks(pm.nodes)  # which masks the policy admits is said by guarded groups
         else:
             masks = [m for m in all_masks(pm.nodes) if all(r.masks.get(m, False) for r in res)]
             if policy == "single-numa-node":
@@ -86,8 +76,6 @@ def merged_hints(pm: PodModel) -> None:
         row = {m: pm.bool(f"merged_{name}_{m:b}") for m in masks}
         pm.merged[unit.index] = row
         pm.model.add_exactly_one(row.values())
-        if policy != "best-effort" and pm.explaining:
-            _admitted_masks(pm, unit, res, row)
         if policy == "best-effort":
             pm.preferred[unit.index] = pm.bool(f"preferred_{name}")
             _best_effort(pm, unit, res)
@@ -96,36 +84,23 @@ def merged_hints(pm: PodModel) -> None:
                 _selected(pm, unit, r, row)
 
 
-def _admitted_masks(pm: PodModel, unit: Unit, res: list[Resource], row: dict[int, BoolVar]) -> None:
-    """Explanations: the masks restricted and single-numa-node leave out, each ruled out by the groups
-    that leave it out (the policy's own, and with it the resource that does not prefer the mask)."""
-    policy: Group = ("policy", unit.index)
-    for m, lit in row.items():
-        if pm.policy == "single-numa-node" and bitmask.count(m) > 1:
-            pm.guard(pm.model.add(lit == 0), policy)
-        for r in res:
-            if not r.masks.get(m, False):
-                pm.guard(pm.model.add(lit == 0), policy, r.group(unit))
-
-
 def _selected(pm: PodModel, unit: Unit, r: Resource, chosen: dict[int, BoolVar]) -> None:
     """The resource's hint is the mask in `chosen`: a mask it cannot hint is ruled out, a dynamic
     one must hold (CPU: enough usable CPUs; memory: the group's blocks lie on it)."""
-    groups: tuple[Group, ...] = (("policy", unit.index), r.group(unit))
     for m, lit in chosen.items():
         if m not in r.masks:
-            pm.guard(pm.model.add(lit == 0), *groups)
+            pm.model.add(lit == 0)
     if r.kind == CPU:
-        cpu_hint_valid(pm, unit, r.ref, chosen, groups)
+        cpu_hint_valid(pm, unit, r.ref, chosen)
     elif r.kind == MEMORY:
         blocks = pm.block[r.ref]
         for m in set(blocks) | set(chosen):
             if m in chosen and m in blocks:
-                pm.guard(pm.model.add(blocks[m] == chosen[m]), *groups)
+                pm.model.add(blocks[m] == chosen[m])
             elif m in chosen:
-                pm.guard(pm.model.add(chosen[m] == 0), *groups)
+                pm.model.add(chosen[m] == 0)
             else:
-                pm.guard(pm.model.add(blocks[m] == 0), *groups)
+                pm.model.add(blocks[m] == 0)
 
 
 def _best_effort(pm: PodModel, unit: Unit, res: list[Resource]) -> None:
@@ -146,7 +121,7 @@ def _best_effort(pm: PodModel, unit: Unit, res: list[Resource]) -> None:
             row = {m: pm.bool(f"hint_{unit.name}_{r.name}_{m:b}") for m in r.masks}
             pm.model.add_exactly_one(row.values())
             if r.kind == CPU:
-                cpu_hint_valid(pm, unit, r.ref, row, (r.group(unit),))
+                cpu_hint_valid(pm, unit, r.ref, row)
         hints[r.name] = row
         picks.append(row)
         # Preferred: this resource's pick is the merged mask itself, and a preferred hint of it.
@@ -168,22 +143,19 @@ def _best_effort(pm: PodModel, unit: Unit, res: list[Resource]) -> None:
         pm.model.add(inside >= sum(each) - (len(each) - 1))
 
 
-def cpu_hint_valid(
-    pm: PodModel, unit: Unit, slot: int, chosen: dict[int, BoolVar], groups: tuple[Group, ...] = ()
-) -> None:
+def cpu_hint_valid(pm: PodModel, unit: Unit, slot: int, chosen: dict[int, BoolVar]) -> None:
     """A mask is a CPU hint of the container when its usable CPUs (free, or held by a completed init
-    container of the pod) cover the request, and it holds every such reusable CPU. (`groups`: what
-    enforces it in an explanation.)"""
+    container of the pod) cover the request, and it holds every such reusable CPU."""
     s = pm.view.slots[slot]
     topo = pm.topo
     usable = {cpu: pm.usable(slot, cpu) for cpu in s.candidates}
     per_node = {n: sum(usable[c] for c in s.candidates if topo.of(c, "numa") == n) for n in pm.nodes}
     for m, lit in chosen.items():
         inside = sum(per_node[n] for n in bitmask.bits(m))
-        pm.guard(pm.model.add(inside >= s.cpus).only_enforce_if(lit), *groups)
+        pm.model.add(inside >= s.cpus).only_enforce_if(lit)
     for cpu in s.candidates:
         for reused in pm.reusable(slot, cpu):
-            pm.guard(pm.model.add(reused <= pm.node_of(chosen, topo.of(cpu, "numa"))), *groups)
+            pm.model.add(reused <= pm.node_of(chosen, topo.of(cpu, "numa")))
 
 
 def aligned_cpus(pm: PodModel) -> None:

@@ -20,12 +20,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .. import bitmask
-from ..bitmask import Hint
-from ..problem import APP, INIT, SIDECAR, ContainerFacts, CPUSet, PodFacts
+from . import bitmask
+from .bitmask import Hint
+from .problem import APP, INIT, SIDECAR, ContainerFacts, CPUSet, PodFacts
 
 if TYPE_CHECKING:
-    from ..greedy.admit import Admitter
+    from .greedy.admit import Admitter
 
 BUBBLE = "(pod)"
 CPU, MEMORY = "cpu", "memory"
@@ -108,7 +108,7 @@ def _lists(hints: Mapping[str, Sequence[Hint] | None] | None) -> dict[str, tuple
 
 def view(admitter: Admitter, pod: PodFacts) -> PodView:
     """The slots, units and memory groups of `pod` on the admitter's current state."""
-    from ..greedy import devices, podlevel
+    from .greedy import devices, podlevel
 
     policy = admitter.policy
     cpu = admitter.cpu
@@ -186,7 +186,7 @@ def _with_group(s: Slot, group: int) -> Slot:
 
 
 def _pod_unit(admitter: Admitter, pv: PodView) -> None:
-    from ..greedy import devices
+    from .greedy import devices
 
     pod = pv.pod
     static: dict[str, tuple[Hint, ...]] = {}
