@@ -783,10 +783,11 @@ def cmd_admit(args: argparse.Namespace) -> int:
     problem = build(objects, gates, args.node, args.pod, files)
     solution = engine.admit(problem)
     background_validation.settle()
-    emit(render(args.node, solution, single=args.pod is not None), _format(args), admission_table(solution))
+    # Before the answer: a state that cannot be written is bad input, and then nothing is shown.
     if args.write_state:
         for path in write_state(args.write_state, solution):
             log.info("wrote %s", path)
+    emit(render(args.node, solution, single=args.pod is not None), _format(args), admission_table(solution))
     return EXIT_OK if all(a.admitted for a in solution.reported) else EXIT_NO_FIT
 
 

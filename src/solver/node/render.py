@@ -3,7 +3,6 @@ the checkpoint files the kubelet would leave behind."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ...output import table
@@ -93,15 +92,14 @@ def admission_table(solution: NodeSolution) -> str:
 
 
 def write_state(directory: str, solution: NodeSolution) -> list[str]:
-    """Write cpu_manager_state and memory_manager_state into `directory`; the paths written."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in (
-        (CPU_FILE, write_cpu_state(solution.cpu_state)),
-        (MEMORY_FILE, write_memory_state(solution.memory_state)),
-    ):
-        path = out / name
-        path.write_text(text, encoding="utf-8")
-        written.append(str(path))
-    return written
+    """Write cpu_manager_state and memory_manager_state into `directory`, both or neither, as the
+    kubelet writes a checkpoint (see checkpoint_store); the paths written."""
+    from .checkpoint_store import write_files
+
+    return write_files(
+        directory,
+        [
+            (CPU_FILE, write_cpu_state(solution.cpu_state).encode()),
+            (MEMORY_FILE, write_memory_state(solution.memory_state).encode()),
+        ],
+    )
