@@ -20,9 +20,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from . import __version__, background_validation
-from .errors import InputError, KubefitError, Problem
+from .errors import InputError, KubefitError, Problem, one_line
 from .features import ALL_ON, KNOWN_GATES, FeatureGates, parse_gates
 from .output import FORMATS, default_format, emit, table
+from .terminal import escape, lines_text
 from .translate import json_child
 
 log = logging.getLogger("kubefit")
@@ -620,7 +621,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
     background_validation.settle()
     emit({"apiVersion": "kubefit.io/v1alpha1", "kind": "DeviceList", "items": items}, _format(args), text)
     for message in errors:
-        print(message, file=sys.stderr)
+        print(escape(message), file=sys.stderr)
     return EXIT_NO_FIT if errors else EXIT_OK
 
 
@@ -764,7 +765,7 @@ def allocation_table(built: Any, solution: Any, summaries: dict[int, str] | None
         for o in solution.units
         if o.decided_by
     ]
-    return text + ("\n" + "\n".join(messages) + "\n" if messages else "")
+    return text + ("\n" + lines_text(messages) if messages else "")
 
 
 def cmd_admit(args: argparse.Namespace) -> int:
@@ -898,11 +899,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         verbose = args.verbose
-        logging.basicConfig(
-            level=logging.WARNING - 10 * min(verbose, 2),
-            stream=sys.stderr,
-            format="kubefit: %(levelname)s: %(message)s",
-        )
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(_EscapingFormatter("kubefit: %(levelname)s: %(message)s"))
+        logging.basicConfig(level=logging.WARNING - 10 * min(verbose, 2), handlers=[handler])
         if not getattr(args, "run", None):
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
@@ -932,6 +931,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         json_child.finish()
 
 
+class _EscapingFormatter(logging.Formatter):
+    """Log lines quote the input: each is shown as one line, as problems are (see terminal)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return escape(super().format(record))
+
+
 def _validation_first(e: Exception) -> Exception:
     """What a run that validated first would have stopped with: the input's API problems, if they stop
     it, else (after their warnings) `e`."""
@@ -950,14 +956,14 @@ def _failed(e: Exception, verbose: int) -> int:
             print(str(problem), file=sys.stderr)
         return EXIT_BAD_INPUT
     if isinstance(e, KubefitError):
-        print(f"kubefit: {e}", file=sys.stderr)
+        print(escape(one_line(f"kubefit: {e}")), file=sys.stderr)
         return EXIT_BAD_INPUT
     if isinstance(e, BrokenPipeError):
         return EXIT_OK
     if verbose:  # a bug: say so in one line, the traceback only when asked
         raise e
     print(
-        f"kubefit: internal error: {type(e).__name__}: {e} (rerun with -v for the traceback)",
+        escape(f"kubefit: internal error: {type(e).__name__}: {e} (rerun with -v for the traceback)"),
         file=sys.stderr,
     )
     return EXIT_INTERNAL

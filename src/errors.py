@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .terminal import escape
+
 FieldPath = tuple[str | int, ...]
 
 
@@ -59,7 +61,7 @@ class Problem:
         if self.path:
             parts.append(self.path_text or format_path(self.path))
         prefix = "warning: " if self.warning else ""
-        return ": ".join([*parts, prefix + one_line(self.message)])
+        return escape(": ".join([*parts, prefix + one_line(self.message)]))
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.file, self.line, self.obj, format_path(self.path))

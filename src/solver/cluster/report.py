@@ -5,6 +5,7 @@ the nodes the filters turned away with the first reason each gave."""
 from __future__ import annotations
 
 from ...output import table
+from ...terminal import lines_text
 from ..problem import Problem
 from ..solution import Solution, Status
 from .record import Record
@@ -23,7 +24,8 @@ def scores_text(problem: Problem, solution: Solution) -> str:
         parts.append(_pod(unit.pod or unit.name, outcome.status, outcome.node, record))
     for eviction in solution.evictions:
         victim, preemptor = eviction.victim.key, eviction.preemptor.key
-        parts.append(f"{victim}: preempted on node {eviction.node} to make room for {preemptor}\n")
+        line = f"{victim}: preempted on node {eviction.node} to make room for {preemptor}"
+        parts.append(lines_text([line]))
     return "\n" + "\n".join(parts) if parts else ""
 
 
@@ -63,4 +65,4 @@ def _pod(name: str, status: Status, node: str, record: Record) -> str:
         lines.append(f"  … and {len(rejected) - FILTERED_SHOWN} more nodes filtered out")
     for plugin, what in record.pre_filter.items():
         lines.append(f"  prefilter {plugin}: {what}")
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)

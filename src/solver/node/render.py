@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...output import table
+from ...terminal import lines_text
 from ...translate.cpuset import format_cpuset
 from ...translate.node.checkpoint import CPU_FILE, MEMORY_FILE, write_cpu_state, write_memory_state
 from ...translate.quantity import Format, Quantity
@@ -88,7 +89,7 @@ def admission_table(solution: NodeSolution) -> str:
     if solution.reported:
         last = solution.reported[-1]
         text += f"\nshared pool: {format_cpuset(last.default_cpus) or '-'}\n"
-    return text + ("\n" + "\n".join(notes) + "\n" if notes else "")
+    return text + ("\n" + lines_text(notes) if notes else "")
 
 
 def write_state(directory: str, solution: NodeSolution) -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ....errors import InputError
 from ....output import table
+from ....terminal import lines_text
 from ...solution import Status
 from .capacity import MAX_COPIES, copies, copy_name, read_template, template_name
 from .planner import PlanOptions, PlanResult, plan
@@ -212,7 +213,7 @@ def text(built: Any, result: PlanResult, capacity: dict[str, Any] | None, s: Sum
         unit = problem.units[o.unit]
         devices = ", ".join(problem.devices[r.device].name for a in o.allocations for r in a.results)
         rows.append([unit.pod or unit.name, o.node or "-", devices or ("-" if o.node else o.message)])
-    return "\n".join(lines) + "\n\n" + table(["POD", "NODE", "DEVICES / WHY PENDING"], rows)
+    return lines_text(lines) + "\n" + table(["POD", "NODE", "DEVICES / WHY PENDING"], rows)
 
 
 def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], str, str]:
