@@ -24,7 +24,7 @@ from .errors import InputError, KubefitError, Problem, one_line
 from .features import ALL_ON, KNOWN_GATES, FeatureGates, parse_gates
 from .output import FORMATS, default_format, emit, table
 from .terminal import escape, lines_text
-from .translate import json_child
+from .translate import bounded_read, json_child
 
 log = logging.getLogger("kubefit")
 
@@ -66,6 +66,32 @@ def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -
         help="Kubernetes feature gates (every gate is on unless set to false)",
     )
     parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
+    _max_input(parser)
+
+
+def _max_input(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-input-bytes",
+        type=_byte_count,
+        default=None,
+        metavar="N",
+        help="the most bytes kubefit reads from one input, and from all the -f inputs together (default "
+        "1Gi; suffixes Ki, Mi, Gi, Ti, k, M, G, T)",
+    )
+
+
+_SIZE_SUFFIXES = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+_SIZE_SUFFIXES.update({"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40})
+
+
+def _byte_count(text: str) -> int:
+    digits = text.rstrip("KMGTikmgt")
+    unit = _SIZE_SUFFIXES.get(text[len(digits) :])
+    if unit is None or not digits.isascii() or not digits.isdigit() or len(digits) > 15 or int(digits) < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text}: a number of bytes, at least 1 (suffixes Ki, Mi, Gi, Ti, k, M, G, T)"
+        )
+    return int(digits) * unit
 
 
 def _seconds(text: str) -> float:
@@ -77,6 +103,18 @@ def _seconds(text: str) -> float:
         value = math.nan
     if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"{text}: a number of seconds, at least 0")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    """A planner's --time-limit: the plan needs some search (kube-scheduler's placement it starts from takes
+    time too), so more than 0 seconds."""
+    try:
+        value = _seconds(text)
+    except argparse.ArgumentTypeError:
+        value = 0.0
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text}: a positive number of seconds")
     return value
 
 
@@ -106,13 +144,15 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=_seconds,
+        type=_positive_seconds,
         default=60.0,
         metavar="SECONDS",
-        help="cpsat's wall-clock budget (default 60): the answer says feasible with the proven bound when "
-        "it runs out",
+        help="cpsat's wall-clock budget, more than 0 seconds (default 60): the answer says feasible with the "
+        "proven bound when it runs out",
     )
-    parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (1: deterministic; default 1)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="CP-SAT workers, 1 to 256 (1: deterministic; default 1)"
+    )
     parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -289,6 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source.add_argument("--from-cadvisor", metavar="FILE", help="the kubelet's /spec machine info (JSON)")
     p.add_argument("--name", help="metadata.name of the NodeTopology (default: the host name)")
+    _max_input(p)
     p.add_argument("-o", "--output", choices=FORMATS, help="output format (yaml unless json)")
     p.set_defaults(run=cmd_topology)
 
@@ -905,6 +946,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
+        bounded_read.set_max_bytes(getattr(args, "max_input_bytes", None) or bounded_read.DEFAULT_MAX_BYTES)
         if argv is None:
             _OWN_PROCESS = True
             _tune_gc()

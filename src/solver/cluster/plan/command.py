@@ -20,16 +20,17 @@ from .capacity import MAX_COPIES, copies, copy_name, read_template, template_nam
 from .planner import PlanOptions, PlanResult, plan
 from .summary import Summary, priority_of, summarize
 
+# CP-SAT's threads each hold a copy of the model: more than this many only cost memory.
+MAX_WORKERS = 256
+
 # (paths) -> Built: load, validate and build the Problem, as the other verbs do.
 Builder = Callable[[list[str]], Any]
 
 
 def check(args: argparse.Namespace) -> None:
     """Flags the parser cannot check alone."""
-    if args.workers < 1:
-        raise InputError(f"--workers {args.workers}: at least 1")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise InputError(f"--time-limit {args.time_limit:g}: a positive number of seconds")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise InputError(f"--workers {args.workers}: from 1 to {MAX_WORKERS}")
     template = getattr(args, "node_template", None)
     for flag, value in (("--max-new-nodes", "max_new_nodes"), ("--min-priority", "min_priority")):
         if getattr(args, value, None) is not None and not template:
