@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from . import __version__, background_validation
-from .errors import InputError, KubefitError, Problem, one_line
+from .errors import MAX_PROBLEMS, InputError, KubefitError, Problem, one_line, too_many
 from .features import ALL_ON, KNOWN_GATES, FeatureGates, parse_gates
 from .output import FORMATS, default_format, emit, table
 from .terminal import escape, lines_text
@@ -66,10 +66,10 @@ def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -
         help="Kubernetes feature gates (every gate is on unless set to false)",
     )
     parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
-    _max_input(parser)
+    _input_limits(parser)
 
 
-def _max_input(parser: argparse.ArgumentParser) -> None:
+def _input_limits(parser: argparse.ArgumentParser, objects: bool = True) -> None:
     parser.add_argument(
         "--max-input-bytes",
         type=_byte_count,
@@ -78,6 +78,20 @@ def _max_input(parser: argparse.ArgumentParser) -> None:
         help="the most bytes kubefit reads from one input, and from all the -f inputs together (default "
         "1Gi; suffixes Ki, Mi, Gi, Ti, k, M, G, T)",
     )
+    if objects:
+        parser.add_argument(
+            "--max-objects",
+            type=_object_count,
+            default=None,
+            metavar="N",
+            help="the most objects (documents and List items) kubefit reads in all (default 200000)",
+        )
+
+
+def _object_count(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and 0 < len(text) < 10 and int(text) > 0):
+        raise argparse.ArgumentTypeError(f"{text}: a number of objects, at least 1")
+    return int(text)
 
 
 _SIZE_SUFFIXES = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
@@ -329,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source.add_argument("--from-cadvisor", metavar="FILE", help="the kubelet's /spec machine info (JSON)")
     p.add_argument("--name", help="metadata.name of the NodeTopology (default: the host name)")
-    _max_input(p)
+    _input_limits(p, objects=False)
     p.add_argument("-o", "--output", choices=FORMATS, help="output format (yaml unless json)")
     p.set_defaults(run=cmd_topology)
 
@@ -345,7 +359,9 @@ def build_parser() -> argparse.ArgumentParser:
     _plan_options(p)
     p.add_argument("--engine", default="cpsat", choices=("greedy", "cpsat"), help="default cpsat")
     p.add_argument("--node-template", metavar="FILE", help="a Node with its ResourceSlices, to add copies of")
-    p.add_argument("--max-new-nodes", type=int, metavar="N", help="at most N copies of the template")
+    p.add_argument(
+        "--max-new-nodes", type=int, metavar="N", help="at most N copies of the template (0 to 256)"
+    )
     p.add_argument(
         "--min-priority", type=int, metavar="P", help="capacity planning: only pods of priority >= P must fit"
     )
@@ -505,7 +521,8 @@ def _api_problems(problems: list[Problem], args: argparse.Namespace, api_problem
     if refused:
         raise InputError(refused)
     if problems:
-        _warn([dataclasses.replace(p, warning=True) for p in problems])
+        more = [too_many("warnings", warning=True)] if len(problems) > MAX_PROBLEMS else []
+        _warn([*(dataclasses.replace(p, warning=True) for p in problems[:MAX_PROBLEMS]), *more])
         log.warning(
             "the API server would refuse the objects above; answering as the scheduler would if they "
             "were stored (--strict stops here instead)"
@@ -522,11 +539,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
     gates = _gates(args)
     fmt = _format(args)
     objects: Any = []
+    unchecked: set[str] = set()
     try:
         loaded = load(args.filename, strict=args.strict)
         objects = list(loaded)
         warnings = loaded.warnings
         problems = validate_objects(loaded, gates)
+        if len(problems) > MAX_PROBLEMS:
+            # Validation stopped at the object of the last problem: the objects after it are unchecked.
+            last = max(i for i, o in enumerate(objects) if o.ref == problems[-1].obj)
+            unchecked = {o.ref for o in objects[last + 1 :]}
+            problems = InputError(problems).problems
     except InputError as e:
         warnings, problems = [], e.problems
     errors_by_object: dict[str, int] = {}
@@ -544,7 +567,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 "name": o.name,
                 "file": o.file,
                 "line": o.line,
-                "valid": o.ref not in errors_by_object,
+                # (an object validation did not reach, past MAX_PROBLEMS problems, is neither)
+                "valid": None if o.ref in unchecked else o.ref not in errors_by_object,
+                **({"checked": False} if o.ref in unchecked else {}),
             }
             for o in objects
         ],
@@ -572,7 +597,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             o.namespace,
             o.name,
             f"{o.file}:{o.line}",
-            "invalid" if o.ref in errors_by_object else "valid",
+            "invalid" if o.ref in errors_by_object else "unchecked" if o.ref in unchecked else "valid",
         ]
         for o in objects
     ]
@@ -947,6 +972,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
         bounded_read.set_max_bytes(getattr(args, "max_input_bytes", None) or bounded_read.DEFAULT_MAX_BYTES)
+        bounded_read.set_max_objects(getattr(args, "max_objects", None) or bounded_read.DEFAULT_MAX_OBJECTS)
         if argv is None:
             _OWN_PROCESS = True
             _tune_gc()

@@ -29,10 +29,39 @@ from ..errors import FieldPath, InputError, Problem
 log = logging.getLogger("kubefit")
 
 DEFAULT_MAX_BYTES = 1 << 30
+# Objects (documents and List items) one run reads: more than a question about one cluster needs (a
+# 500-node dump holds about 4,000), few enough that the smallest objects stay within 2 GB.
+DEFAULT_MAX_OBJECTS = 200_000
 _CHUNK = 1 << 20
 _FIFO_NOTE_SECONDS = 5.0
 
 _max_bytes = DEFAULT_MAX_BYTES
+_max_objects = DEFAULT_MAX_OBJECTS
+
+
+def max_objects() -> int:
+    """The most objects (documents and List items) one run reads."""
+    return _max_objects
+
+
+def set_max_objects(limit: int) -> None:
+    global _max_objects
+    _max_objects = limit
+
+
+class TooManyObjects(Exception):
+    """A text holds more documents or List items than --max-objects allows: its reader stops there."""
+
+    def __str__(self) -> str:
+        return too_many_objects_message()
+
+
+def too_many_objects_message(together: bool = False) -> str:
+    what = "the inputs hold" if together else "holds"
+    return (
+        f"{what} more than --max-objects ({_max_objects}) objects (documents and List items)"
+        f"{' together' if together else ''}: raise it to read them all"
+    )
 
 
 def max_bytes() -> int:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import FieldPath, InputError, Problem, ProblemList
 from . import bounded_read, json_child, kinds
-from .bounded_read import Budget, NotText, TooLarge, read_stream, read_text
+from .bounded_read import Budget, NotText, TooLarge, TooManyObjects, read_stream, read_text
 from .json_text import SourceText
 from .objects import KubeObject, LazySlice, ObjectSet
 from .paths import render_path
@@ -72,12 +72,24 @@ def load(
                     problems.add(entry)
                 elif isinstance(entry, KubeObject):
                     objects.objects.append(entry)  # made of a child's documents (see _from_child)
+                elif len(objects.objects) + _object_count(entry) > bounded_read.max_objects():
+                    problems.add(Problem(bounded_read.too_many_objects_message(True), entry.file, entry.line))
+                    break
                 else:
                     objects.objects.extend(_objects_of(entry, problems, strict))
+            else:
+                continue
+            break  # more objects than kubefit reads: the rest is not read
     _check_duplicates(objects, problems)
     problems.raise_if_errors()
     objects.warnings = problems.warnings
     return objects
+
+
+def _object_count(doc: Document) -> int:
+    """The objects a document makes at most: a List's items, or itself."""
+    items = doc.data.get("items") if isinstance(doc.data, dict) else None
+    return len(items) if isinstance(items, list) else 1
 
 
 def load_text(text: str, file: str = "<input>", *, strict: bool = False) -> ObjectSet:
@@ -85,7 +97,7 @@ def load_text(text: str, file: str = "<input>", *, strict: bool = False) -> Obje
     problems = ProblemList()
     objects = ObjectSet()
     with gc_paused(), _proofs_forgotten():
-        for doc in read_documents(text, file):
+        for doc in _bounded(read_documents(text, file), file):
             if isinstance(doc, Problem):
                 problems.add(doc)
                 continue
@@ -127,7 +139,7 @@ def _sources(
             except (TooLarge, NotText) as e:
                 problems.add(_unread(e, "<stdin>", budget))
                 return
-            yield read_documents(text, "<stdin>")
+            yield _bounded(read_documents(text, "<stdin>"), "<stdin>")
             continue
         found = walk(path)
         problems.extend(found.problems)
@@ -137,6 +149,13 @@ def _sources(
             yield _file_documents(file, problems, sources, prefetch, strict, budget)
             if budget.left < 0:
                 return  # the input is larger than kubefit reads: what is left is not read
+
+
+def _bounded(docs: Iterator[Document | Problem], file: str) -> Iterator[Document | Problem]:
+    try:
+        yield from docs
+    except TooManyObjects as e:
+        yield Problem(str(e), file=file)
 
 
 def _stdin_text(stdin: TextIO, budget: Budget) -> str:
@@ -205,7 +224,10 @@ def _file_documents(
     sources.append((path, read_as))
     # Once read, a file's text is read again only to locate a problem found later.
     source = SourceText(text, rereader(path) if os.path.isfile(path) else None)
-    yield from read_documents(text, path, source)
+    try:
+        yield from read_documents(text, path, source)
+    except TooManyObjects as e:
+        yield Problem(str(e), file=path)
     source.release()
 
 

@@ -44,6 +44,7 @@ from yaml.nodes import ScalarNode
 
 from ..errors import FieldPath, Problem
 from . import yaml_scalars
+from .bounded_read import TooManyObjects, max_objects
 from .json_text import SourceText
 from .yaml_limits import MAX_DEPTH, excessive_aliasing, too_deep
 
@@ -53,28 +54,34 @@ if TYPE_CHECKING:
 
 class LineDict(dict[Any, Any]):
     """A mapping that knows the line of itself and of each key (an object root read by a fast path:
-    of some keys, and the `source` to find the others in)."""
+    of some keys, and the `source` to find the others in). Every item of a List is one: slots."""
 
-    line: int = 0
+    __slots__ = ("key_lines", "line", "source")
+    line: int
     key_lines: dict[Any, int]
-    source: _Source | _JsonSource | None = None
+    source: _Source | _JsonSource | None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.line = 0
         self.key_lines = {}
+        self.source = None
 
 
 class LineList(list[Any]):
     """A sequence that knows the line of itself and of each item (a document that is a list read by a
     fast path: also its `source`, where its items' lines are found when their own spans fail)."""
 
-    line: int = 0
+    __slots__ = ("item_lines", "line", "source")
+    line: int
     item_lines: list[int]
-    source: _Source | _JsonSource | None = None
+    source: _Source | _JsonSource | None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
+        self.line = 0
         self.item_lines = []
+        self.source = None
 
 
 @dataclass
@@ -273,6 +280,8 @@ def _syntax_problem(e: yaml.YAMLError, file: str) -> Problem:
 class _Source:
     """Where an object root was read from, to find the line of a field only when a problem needs it."""
 
+    __slots__ = ("_tree", "column", "end", "line", "parent", "start", "text")
+
     def __init__(
         self, text: str, start: int, line: int, column: int, parent: tuple[_Source, FieldPath] | None
     ) -> None:
@@ -345,11 +354,15 @@ def _resolve(value: str, cache: dict[str, Any]) -> Any:
 def _yaml_documents(text: str, file: str) -> Iterator[Document | Problem]:
     parser: Any = _Base(text)
     cache: dict[str, Any] = {}
+    count = 0
     try:
         parser.get_event()  # stream start
         while parser.peek_event().__class__ is not StreamEndEvent:
             doc = _yaml_document(parser, text, file, cache)
             if doc is not None:
+                count += 1
+                if count > max_objects():
+                    raise TooManyObjects
                 yield doc
     except yaml.YAMLError as e:
         yield _syntax_problem(e, file)
@@ -381,6 +394,7 @@ def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) ->
     root: Any = None
     key_line = 0
     aliased = False
+    limit = max_objects()
     try:
         while True:
             ev = get()
@@ -479,6 +493,8 @@ def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) ->
             elif cur is not None:
                 cur.append(value)
                 if track == 2:
+                    if len(cur) > limit:
+                        raise TooManyObjects
                     cur.item_lines.append(line_ev.start_mark.line + 1 if line_ev is not None else alias_line)
             else:
                 root = value

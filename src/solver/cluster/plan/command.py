@@ -35,8 +35,10 @@ def check(args: argparse.Namespace) -> None:
     for flag, value in (("--max-new-nodes", "max_new_nodes"), ("--min-priority", "min_priority")):
         if getattr(args, value, None) is not None and not template:
             raise InputError(f"{flag} plans capacity: it needs --node-template")
-    if getattr(args, "max_new_nodes", None) is not None and args.max_new_nodes < 0:
-        raise InputError(f"--max-new-nodes {args.max_new_nodes}: at least 0")
+    if getattr(args, "max_new_nodes", None) is not None and not 0 <= args.max_new_nodes <= MAX_COPIES:
+        # Each copy is a node with its slices, built and planned: as many as the search for the fewest
+        # may add at most.
+        raise InputError(f"--max-new-nodes {args.max_new_nodes}: from 0 to {MAX_COPIES}")
 
 
 def options(args: argparse.Namespace, engine: str, **more: Any) -> PlanOptions:
