@@ -219,3 +219,40 @@ def test_new_nodes_are_at_most_256() -> None:
     code, out, err = run(*args, "1000000")
     assert (code, out) == (2, "")
     assert err == "--max-new-nodes 1000000: from 0 to 256\n"
+
+
+# --- large YAML documents -----------------------------------------------------------------------------------
+
+BIG_NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: a}\nspec:\n  podCIDRs:\n" + "  - 10.0.0.0/24\n" * 300
+
+
+def test_a_yaml_document_past_the_recorded_events_reads_as_usual(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubefit.translate import yaml_source
+
+    whole = [d.data for d in yaml_source.read_documents(BIG_NODE, "f") if not isinstance(d, Problem)]
+    monkeypatch.setattr(yaml_source, "RECORDED_EVENTS", 50)
+    cut = [d.data for d in yaml_source.read_documents(BIG_NODE, "f") if not isinstance(d, Problem)]
+    assert cut == whole and len(cut[0]["spec"]["podCIDRs"]) == 300
+
+
+def test_a_large_yaml_document_that_needs_pyyamls_composer_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kubefit.translate import yaml_source
+
+    monkeypatch.setattr(yaml_source, "RECORDED_EVENTS", 50)
+    (problem,) = yaml_source.read_documents(BIG_NODE + "  taints: !!null\n", "f")
+    assert isinstance(problem, Problem)
+    assert "a document of more than 50 YAML nodes with a tag" in problem.message
+
+
+def test_a_problem_deep_in_a_huge_yaml_object_is_located_at_what_is_known(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kubefit.translate import yaml_source
+
+    path = tmp_path / "node.yaml"
+    path.write_text(BIG_NODE + "  bogus: 1\n", encoding="utf-8")
+    assert ":306: Node/a: spec.bogus: warning" in run("validate", "-f", str(path), "-o", "json")[2]
+    monkeypatch.setattr(yaml_source, "LOCATED_SPAN", 100)  # not read again: the line of spec
+    assert ":4: Node/a: spec.bogus: warning" in run("validate", "-f", str(path), "-o", "json")[2]

@@ -296,6 +296,8 @@ class _Source:
         self._tree: Any = _UNREAD
 
     def locate(self, path: FieldPath, data: Any = None) -> int | None:
+        if self.end - self.start > LOCATED_SPAN:
+            return None  # the object's own line stands for its fields'
         if self._tree is _UNREAD:
             # The span, indented as in the file, reads as a document of its own with the same lines.
             docs = list(reference_documents(" " * self.column + self.text[self.start : self.end], ""))
@@ -311,6 +313,10 @@ class _Source:
 
 
 _UNREAD: Any = object()
+# Reading a span again with the reference reader takes some 300 bytes of memory per byte of text: past
+# this (more than the 1.5 MiB the API server stores of one object), a problem in it is located at the
+# object's own line.
+LOCATED_SPAN = 2 << 20
 
 
 # ---- YAML: objects straight from libyaml's events --------------------------------------------
@@ -375,10 +381,17 @@ def _yaml_document(parser: Any, text: str, file: str, cache: dict[str, Any]) -> 
         return _build_document(parser, text, file, cache)
 
 
+# Events of one document kept for a replay (some 500 bytes each). A larger document is read as usual;
+# one that also needs PyYAML's composer (a tag, a merge key, a duplicate key...) is refused instead, as
+# composing it would take gigabytes: JSON, or a smaller document, reads.
+RECORDED_EVENTS = 500_000
+
+
 def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) -> Document | None:
     get = parser.get_event
     events: list[Event] = [get()]  # document start; every event is kept for a replay
     record = events.append
+    recorded = RECORDED_EVENTS
     anchors: dict[str, Any] = {}
     first_marks: dict[str, Any] = {}  # where each anchor was defined, as the composer reports it
     open_anchors: set[str] = set()  # collections still being read: an alias to one is recursive
@@ -398,7 +411,8 @@ def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) ->
     try:
         while True:
             ev = get()
-            record(ev)
+            if len(events) < recorded:
+                record(ev)
             cls = ev.__class__
             if cls is ScalarEvent:
                 if ev.anchor is not None:
@@ -499,6 +513,14 @@ def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) ->
             else:
                 root = value
     except _Unusual:
+        if len(events) >= recorded:
+            _drain(get, None, first_marks)
+            begin: Any = events[0].start_mark
+            raise yaml.MarkedYAMLError(
+                problem=f"a document of more than {recorded} YAML nodes with a tag, a merge key, an anchor "
+                "or a duplicate key: kubefit reads so large a document only without them (as JSON reads)",
+                problem_mark=begin,
+            ) from None
         _drain(get, events, first_marks)
         deep: Any = too_deep(events)
         if deep is not None:  # PyYAML's composer and constructor recurse
@@ -540,12 +562,14 @@ def _define(ev: Any, anchors: dict[str, Any], first_marks: dict[str, Any]) -> No
     anchors[ev.anchor] = (None, 0)
 
 
-def _drain(get: Any, events: list[Event], first_marks: dict[str, Any]) -> None:
-    """The rest of the document, with the composer's own checks: its errors come before the
-    constructor's, as in PyYAML."""
-    while not isinstance(events[-1], DocumentEndEvent):
-        ev: Any = get()
-        events.append(ev)
+def _drain(get: Any, events: list[Event] | None, first_marks: dict[str, Any]) -> None:
+    """The rest of the document (into `events`, unless None), with the composer's own checks: its
+    errors come before the constructor's, as in PyYAML."""
+    ev: Any = events[-1] if events else None
+    while not isinstance(ev, DocumentEndEvent):
+        ev = get()
+        if events is not None:
+            events.append(ev)
         if ev.__class__ is AliasEvent:
             if ev.anchor not in first_marks:
                 mark: Any = ev.start_mark

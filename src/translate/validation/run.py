@@ -135,4 +135,6 @@ def object_problems(obj: KubeObject, ctx: Context) -> list[Problem]:
             continue
         seen.add(key)
         problems.append(obj.problem(error.path, error.message))
+        if len(problems) > MAX_PROBLEMS:
+            break  # one object with a million CPUs: no more are looked for (see validate_in_order)
     return problems
