@@ -971,8 +971,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
-        bounded_read.set_max_bytes(getattr(args, "max_input_bytes", None) or bounded_read.DEFAULT_MAX_BYTES)
-        bounded_read.set_max_objects(getattr(args, "max_objects", None) or bounded_read.DEFAULT_MAX_OBJECTS)
+        bounded_read.configure(getattr(args, "max_input_bytes", None), getattr(args, "max_objects", None))
         if argv is None:
             _OWN_PROCESS = True
             _tune_gc()

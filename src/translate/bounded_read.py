@@ -22,6 +22,7 @@ import os
 import select
 import stat
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..errors import FieldPath, InputError, Problem
@@ -35,18 +36,32 @@ DEFAULT_MAX_OBJECTS = 200_000
 _CHUNK = 1 << 20
 _FIFO_NOTE_SECONDS = 5.0
 
-_max_bytes = DEFAULT_MAX_BYTES
-_max_objects = DEFAULT_MAX_OBJECTS
+
+@dataclass
+class Limits:
+    """What one run reads at most (the command line's --max-input-bytes and --max-objects)."""
+
+    bytes: int = DEFAULT_MAX_BYTES
+    objects: int = DEFAULT_MAX_OBJECTS
+
+
+LIMITS = Limits()
+
+
+def configure(max_input_bytes: int | None = None, max_objects: int | None = None) -> None:
+    """The limits of this run (None: the default)."""
+    LIMITS.bytes = max_input_bytes or DEFAULT_MAX_BYTES
+    LIMITS.objects = max_objects or DEFAULT_MAX_OBJECTS
 
 
 def max_objects() -> int:
     """The most objects (documents and List items) one run reads."""
-    return _max_objects
+    return LIMITS.objects
 
 
-def set_max_objects(limit: int) -> None:
-    global _max_objects
-    _max_objects = limit
+def max_bytes() -> int:
+    """The most bytes one input (and one run's -f inputs together) may hold."""
+    return LIMITS.bytes
 
 
 class TooManyObjects(Exception):
@@ -59,19 +74,9 @@ class TooManyObjects(Exception):
 def too_many_objects_message(together: bool = False) -> str:
     what = "the inputs hold" if together else "holds"
     return (
-        f"{what} more than --max-objects ({_max_objects}) objects (documents and List items)"
+        f"{what} more than --max-objects ({LIMITS.objects}) objects (documents and List items)"
         f"{' together' if together else ''}: raise it to read them all"
     )
-
-
-def max_bytes() -> int:
-    """The most bytes one input (and one run's -f inputs together) may hold."""
-    return _max_bytes
-
-
-def set_max_bytes(limit: int) -> None:
-    global _max_bytes
-    _max_bytes = limit
 
 
 class TooLarge(Exception):
@@ -79,7 +84,7 @@ class TooLarge(Exception):
 
 
 def too_large_message(limit: int | None = None) -> str:
-    return f"larger than --max-input-bytes ({bytes_text(limit or _max_bytes)}): raise it to read this"
+    return f"larger than --max-input-bytes ({bytes_text(limit or LIMITS.bytes)}): raise it to read this"
 
 
 def bytes_text(count: int) -> str:
@@ -93,7 +98,7 @@ class Budget:
     """What one load may still read: the files its -f flags name, together."""
 
     def __init__(self, limit: int | None = None) -> None:
-        self.left = _max_bytes if limit is None else limit
+        self.left = LIMITS.bytes if limit is None else limit
         self.taken = 0
 
     def take(self, count: int) -> None:
@@ -109,7 +114,7 @@ def read_text(
     """The text of `path` as `open(path, encoding="utf-8").read()` gives it (universal newlines), and its
     stat as read. Raises OSError, UnicodeDecodeError, TooLarge, or NotText (a special file that holds
     what no text does)."""
-    cap = min(_max_bytes if limit is None else limit, budget.left if budget is not None else _max_bytes)
+    cap = min(LIMITS.bytes if limit is None else limit, budget.left if budget is not None else LIMITS.bytes)
     # Not blocking in open: a FIFO nobody writes to would hold kubefit there, before a note could be made.
     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     try:
@@ -147,7 +152,7 @@ def _read_all(fd: int, cap: int) -> bytes:
 
 def read_stream(stream: BinaryIO, budget: Budget | None = None) -> str:
     """Stdin's text, read by chunks up to the cap."""
-    cap = min(_max_bytes, budget.left if budget is not None else _max_bytes)
+    cap = min(LIMITS.bytes, budget.left if budget is not None else LIMITS.bytes)
     read = getattr(stream, "read1", stream.read)
     text = read_chunks(read, cap, None)
     if budget is not None:
