@@ -90,7 +90,7 @@ class InputError(KubefitError):
         if more or len(found) > MAX_PROBLEMS:
             found = [*found[:MAX_PROBLEMS], too_many("problems")]
         self.problems: list[Problem] = found
-        super().__init__()
+        super().__init__(found)  # (what pickling makes it again with)
 
     def __str__(self) -> str:  # made when asked: a thousand problems are formatted once, when printed
         return "\n".join(str(p) for p in self.problems)
