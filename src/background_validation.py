@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import forking
-from .errors import InputError, Problem
+from .errors import MAX_PROBLEMS, InputError, Problem
 from .features import FeatureGates
 
 if TYPE_CHECKING:
@@ -161,8 +161,8 @@ class AfterReading:
         problems: list[Problem] = []
         done = 0
         for obj in objects:
-            if done >= self.progress.claimed():
-                break
+            if done >= self.progress.claimed() or len(problems) > MAX_PROBLEMS:
+                break  # (past MAX_PROBLEMS, as validate_objects stops: the process goes no further)
             problems += object_problems(obj, ctx)
             done += 1
             self.progress.advance(done)
@@ -231,7 +231,7 @@ def _shared(pending: _Pending) -> Callable[[list[Problem], int], list[Problem]]:
     it meets one with a problem: that and those before it are the child's, which locates problems
     (a problem's line is looked up in the file's text: the process would read a dump's text again,
     as large as the rest of what it holds). Then the child's problems, up to where it stopped."""
-    from .translate.validation.run import Context, object_errors, object_problems
+    from .translate.validation.run import Context, object_errors, validate_in_order
 
     progress = pending.progress
     assert progress is not None
@@ -252,7 +252,7 @@ def _shared(pending: _Pending) -> Callable[[list[Problem], int], list[Problem]]:
         # The child stops where the process began, or past it; short of it only if a count was read
         # while it was written: the process then validates those between.
         stop = min(max(stop, 0), count)
-        return theirs + [problem for obj in objects[stop:start] for problem in object_problems(obj, ctx)]
+        return validate_in_order(objects[stop:start], ctx, list(theirs))
 
     return joined
 

@@ -20,10 +20,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from . import background_validation, gate_options
-from .errors import InputError, KubefitError, Problem
+from .errors import MAX_PROBLEMS, InputError, KubefitError, Problem, one_line, too_many
 from .features import FeatureGates
 from .output import FORMATS, default_format, emit, table
-from .translate import json_child
+from .terminal import escape, lines_text
+from .translate import bounded_read, json_child
 
 log = logging.getLogger("kubefit")
 
@@ -59,6 +60,46 @@ def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -
     )
     gate_options.add_options(parser)
     parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
+    _input_limits(parser)
+
+
+def _input_limits(parser: argparse.ArgumentParser, objects: bool = True) -> None:
+    parser.add_argument(
+        "--max-input-bytes",
+        type=_byte_count,
+        default=None,
+        metavar="N",
+        help="the most bytes kubefit reads from one input, and from all the -f inputs together (default "
+        "1Gi; suffixes Ki, Mi, Gi, Ti, k, M, G, T)",
+    )
+    if objects:
+        parser.add_argument(
+            "--max-objects",
+            type=_object_count,
+            default=None,
+            metavar="N",
+            help="the most objects (documents and List items) kubefit reads in all (default 200000)",
+        )
+
+
+def _object_count(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and 0 < len(text) < 10 and int(text) > 0):
+        raise argparse.ArgumentTypeError(f"{text}: a number of objects, at least 1")
+    return int(text)
+
+
+_SIZE_SUFFIXES = {"": 1, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+_SIZE_SUFFIXES.update({"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40})
+
+
+def _byte_count(text: str) -> int:
+    digits = text.rstrip("KMGTikmgt")
+    unit = _SIZE_SUFFIXES.get(text[len(digits) :])
+    if unit is None or not digits.isascii() or not digits.isdigit() or len(digits) > 15 or int(digits) < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text}: a number of bytes, at least 1 (suffixes Ki, Mi, Gi, Ti, k, M, G, T)"
+        )
+    return int(digits) * unit
 
 
 def _seconds(text: str) -> float:
@@ -70,6 +111,18 @@ def _seconds(text: str) -> float:
         value = math.nan
     if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"{text}: a number of seconds, at least 0")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    """A planner's --time-limit: the plan needs some search (kube-scheduler's placement it starts from takes
+    time too), so more than 0 seconds."""
+    try:
+        value = _seconds(text)
+    except argparse.ArgumentTypeError:
+        value = 0.0
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text}: a positive number of seconds")
     return value
 
 
@@ -99,13 +152,15 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=_seconds,
+        type=_positive_seconds,
         default=60.0,
         metavar="SECONDS",
-        help="cpsat's wall-clock budget (default 60): the answer says feasible with the proven bound when "
-        "it runs out",
+        help="cpsat's wall-clock budget, more than 0 seconds (default 60): the answer says feasible with the "
+        "proven bound when it runs out",
     )
-    parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (1: deterministic; default 1)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="CP-SAT workers, 1 to 256 (1: deterministic; default 1)"
+    )
     parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -287,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source.add_argument("--from-cadvisor", metavar="FILE", help="the kubelet's /spec machine info (JSON)")
     p.add_argument("--name", help="metadata.name of the NodeTopology (default: the host name)")
+    _input_limits(p, objects=False)
     p.add_argument("-o", "--output", choices=FORMATS, help="output format (yaml unless json)")
     gate_options.add_options(p)  # accepted as on every verb: a machine's topology has no gates
     p.set_defaults(run=cmd_topology)
@@ -303,7 +359,9 @@ def build_parser() -> argparse.ArgumentParser:
     _plan_options(p)
     p.add_argument("--engine", default="cpsat", choices=("greedy", "cpsat"), help="default cpsat")
     p.add_argument("--node-template", metavar="FILE", help="a Node with its ResourceSlices, to add copies of")
-    p.add_argument("--max-new-nodes", type=int, metavar="N", help="at most N copies of the template")
+    p.add_argument(
+        "--max-new-nodes", type=int, metavar="N", help="at most N copies of the template (0 to 256)"
+    )
     p.add_argument(
         "--min-priority", type=int, metavar="P", help="capacity planning: only pods of priority >= P must fit"
     )
@@ -468,7 +526,8 @@ def _api_problems(problems: list[Problem], args: argparse.Namespace, api_problem
     if refused:
         raise InputError(refused)
     if problems:
-        _warn([dataclasses.replace(p, warning=True) for p in problems])
+        more = [too_many("warnings", warning=True)] if len(problems) > MAX_PROBLEMS else []
+        _warn([*(dataclasses.replace(p, warning=True) for p in problems[:MAX_PROBLEMS]), *more])
         log.warning(
             "the API server would refuse the objects above; answering as the scheduler would if they "
             "were stored (--strict stops here instead)"
@@ -487,12 +546,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
     gates = _gates(args)
     fmt = _format(args)
     objects: Any = []
+    unchecked: set[str] = set()
     try:
         loaded = load(args.filename, strict=args.strict)
         gated, _ = disabled_fields.apply(loaded, gates, args.strict)
         objects = list(loaded)
         warnings = [*loaded.warnings, *gated, *pool_slice_warnings(objects)]
         problems = validate_objects(loaded, gates)
+        if len(problems) > MAX_PROBLEMS:
+            # Validation stopped at the object of the last problem: the objects after it are unchecked.
+            last = max(i for i, o in enumerate(objects) if o.ref == problems[-1].obj)
+            unchecked = {o.ref for o in objects[last + 1 :]}
+            problems = InputError(problems).problems
     except InputError as e:
         warnings, problems = [], e.problems
     errors_by_object: dict[str, int] = {}
@@ -510,7 +575,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 "name": o.name,
                 "file": o.file,
                 "line": o.line,
-                "valid": o.ref not in errors_by_object,
+                # (an object validation did not reach, past MAX_PROBLEMS problems, is neither)
+                "valid": None if o.ref in unchecked else o.ref not in errors_by_object,
+                **({"checked": False} if o.ref in unchecked else {}),
             }
             for o in objects
         ],
@@ -538,7 +605,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             o.namespace,
             o.name,
             f"{o.file}:{o.line}",
-            "invalid" if o.ref in errors_by_object else "valid",
+            "invalid" if o.ref in errors_by_object else "unchecked" if o.ref in unchecked else "valid",
         ]
         for o in objects
     ]
@@ -628,7 +695,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
     background_validation.settle()
     emit({"apiVersion": "kubefit.io/v1alpha1", "kind": "DeviceList", "items": items}, _format(args), text)
     for message in errors:
-        print(message, file=sys.stderr)
+        print(escape(message), file=sys.stderr)
     return EXIT_NO_FIT if errors else EXIT_OK
 
 
@@ -779,7 +846,7 @@ def allocation_table(built: Any, solution: Any, summaries: dict[int, str] | None
         for o in solution.units
         if o.decided_by
     ]
-    return text + ("\n" + "\n".join(messages) + "\n" if messages else "")
+    return text + ("\n" + lines_text(messages) if messages else "")
 
 
 def cmd_admit(args: argparse.Namespace) -> int:
@@ -803,10 +870,11 @@ def cmd_admit(args: argparse.Namespace) -> int:
     problem = build(objects, gates, args.node, args.pod, files)
     solution = engine.admit(problem)
     background_validation.settle()
-    emit(render(args.node, solution, single=args.pod is not None), _format(args), admission_table(solution))
+    # Before the answer: a state that cannot be written is bad input, and then nothing is shown.
     if args.write_state:
         for path in write_state(args.write_state, solution):
             log.info("wrote %s", path)
+    emit(render(args.node, solution, single=args.pod is not None), _format(args), admission_table(solution))
     return EXIT_OK if all(a.admitted for a in solution.reported) else EXIT_NO_FIT
 
 
@@ -911,14 +979,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         verbose = args.verbose
-        logging.basicConfig(
-            level=logging.WARNING - 10 * min(verbose, 2),
-            stream=sys.stderr,
-            format="kubefit: %(levelname)s: %(message)s",
-        )
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(_EscapingFormatter("kubefit: %(levelname)s: %(message)s"))
+        logging.basicConfig(level=logging.WARNING - 10 * min(verbose, 2), handlers=[handler])
         if not getattr(args, "run", None):
             parser.print_help(sys.stderr)
             return EXIT_BAD_INPUT
+        bounded_read.configure(getattr(args, "max_input_bytes", None), getattr(args, "max_objects", None))
         # Every verb refuses a release kubefit does not carry or a gate it lacks, and warns about settings
         # the component would refuse to start with, before anything else (topology has no use for them).
         _gates(args)
@@ -948,6 +1015,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         json_child.finish()
 
 
+class _EscapingFormatter(logging.Formatter):
+    """Log lines quote the input: each is shown as one line, as problems are (see terminal)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return escape(super().format(record))
+
+
 def _validation_first(e: Exception) -> Exception:
     """What a run that validated first would have stopped with: the input's API problems, if they stop
     it, else (after their warnings) `e`."""
@@ -966,14 +1040,14 @@ def _failed(e: Exception, verbose: int) -> int:
             print(str(problem), file=sys.stderr)
         return EXIT_BAD_INPUT
     if isinstance(e, KubefitError):
-        print(f"kubefit: {e}", file=sys.stderr)
+        print(escape(one_line(f"kubefit: {e}")), file=sys.stderr)
         return EXIT_BAD_INPUT
     if isinstance(e, BrokenPipeError):
         return EXIT_OK
     if verbose:  # a bug: say so in one line, the traceback only when asked
         raise e
     print(
-        f"kubefit: internal error: {type(e).__name__}: {e} (rerun with -v for the traceback)",
+        escape(f"kubefit: internal error: {type(e).__name__}: {e} (rerun with -v for the traceback)"),
         file=sys.stderr,
     )
     return EXIT_INTERNAL

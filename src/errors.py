@@ -10,6 +10,10 @@ The exception tree::
 
 "Does not fit" is never an exception: it is an answer with reasons. Bad input is
 always an exception, and always names the file, the object and the field path.
+
+An input can hold any number of problems; kubefit reports the first MAX_PROBLEMS errors (and as many
+warnings) and stops looking at the next error, so that a million broken objects cost what a
+thousand do.
 """
 
 from __future__ import annotations
@@ -17,7 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .terminal import escape
+
 FieldPath = tuple[str | int, ...]
+
+MAX_PROBLEMS = 1000
 
 
 def format_path(path: FieldPath) -> str:
@@ -61,7 +69,7 @@ class Problem:
         if self.path:
             parts.append(self.path_text or format_path(self.path))
         prefix = "warning: " if self.warning else ""
-        return ": ".join([*parts, prefix + one_line(self.message)])
+        return escape(": ".join([*parts, prefix + one_line(self.message)]))
 
     def sort_key(self) -> tuple[str, int, str, str]:
         return (self.file, self.line, self.obj, format_path(self.path))
@@ -72,28 +80,77 @@ class KubefitError(Exception):
 
 
 class InputError(KubefitError):
-    """The input is bad. Carries every problem found, not just the first."""
+    """The input is bad. Carries every problem found (the first MAX_PROBLEMS of them, by where they are,
+    and then a line saying that there are more: `more`, or more given)."""
 
-    def __init__(self, problems: Sequence[Problem] | Problem | str) -> None:
+    def __init__(self, problems: Sequence[Problem] | Problem | str, more: bool = False) -> None:
         if isinstance(problems, str):
             problems = [Problem(problems)]
         elif isinstance(problems, Problem):
             problems = [problems]
-        self.problems: list[Problem] = sorted(problems, key=Problem.sort_key)
-        super().__init__("\n".join(str(p) for p in self.problems))
+        found = sorted(problems, key=Problem.sort_key)
+        if more or len(found) > MAX_PROBLEMS:
+            found = [*found[:MAX_PROBLEMS], too_many("problems")]
+        self.problems: list[Problem] = found
+        super().__init__(found)  # (what pickling makes it again with)
+
+    def __str__(self) -> str:  # made when asked: a thousand problems are formatted once, when printed
+        return "\n".join(str(p) for p in self.problems)
+
+
+def too_many(what: str, warning: bool = False) -> Problem:
+    """The line after the first MAX_PROBLEMS problems (or warnings) shown."""
+    if warning:
+        return Problem(f"more warnings than these {MAX_PROBLEMS} are not shown", warning=True)
+    return Problem(f"kubefit: stopped after {MAX_PROBLEMS} {what}: fix these first (there may be more)")
+
+
+def capped(problems: list[Problem]) -> list[Problem]:
+    """Problems found in order, cut after the first MAX_PROBLEMS (with the line that says so): what a
+    search that stops at the next one after them gives. Warnings past them only counted as more."""
+    errors = sum(1 for p in problems if not p.warning)
+    if errors <= MAX_PROBLEMS and len(problems) - errors <= MAX_PROBLEMS:
+        return problems
+    kept: list[Problem] = []
+    counts = [0, 0]  # errors, warnings
+    hidden = [False, False]
+    for p in problems:
+        kind = int(p.warning)
+        if counts[kind] < MAX_PROBLEMS:
+            kept.append(p)
+        else:
+            hidden[kind] = True
+        counts[kind] += 1
+    if hidden[1]:
+        kept.append(too_many("warnings", warning=True))
+    if hidden[0]:
+        kept.append(too_many("problems"))
+    return kept
 
 
 @dataclass
 class ProblemList:
-    """Collects problems while reading input; raises them all at once."""
+    """Collects problems while reading input; raises them all at once, or as soon as there are more
+    than MAX_PROBLEMS errors (reading stops there). Warnings past MAX_PROBLEMS are only counted."""
 
     items: list[Problem] = field(default_factory=list)
+    error_count: int = 0
+    warning_count: int = 0
 
     def add(self, problem: Problem) -> None:
+        if problem.warning:
+            self.warning_count += 1
+            if self.warning_count <= MAX_PROBLEMS:
+                self.items.append(problem)
+            return
+        self.error_count += 1
         self.items.append(problem)
+        if self.error_count > MAX_PROBLEMS:
+            raise InputError(self.errors, more=True)
 
     def extend(self, problems: Iterable[Problem]) -> None:
-        self.items.extend(problems)
+        for problem in problems:
+            self.add(problem)
 
     @property
     def errors(self) -> list[Problem]:
@@ -101,7 +158,8 @@ class ProblemList:
 
     @property
     def warnings(self) -> list[Problem]:
-        return [p for p in self.items if p.warning]
+        shown = [p for p in self.items if p.warning]
+        return [*shown, too_many("warnings", warning=True)] if self.warning_count > MAX_PROBLEMS else shown
 
     def raise_if_errors(self) -> None:
         if self.errors:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from fuzz.choices import HypothesisChooser
-from fuzz.inputs import FuzzInput, corpus_entries, draw
+from fuzz.inputs import FOCUSES, FuzzInput, corpus_entries, draw, draw_focused
 from fuzz.runner import Outcome, run
 from fuzz.seeds import all_seeds
 from hypothesis import HealthCheck, given, settings
@@ -58,6 +58,28 @@ def test_mutated_fixtures_are_answered_or_refused_never_crash(verb: str) -> None
     @given(st.data())
     def check(data: st.DataObject) -> None:
         fuzz_input = draw(HypothesisChooser(data), verb, seeds)
+        outcome = run(fuzz_input)
+        assert not outcome.failed, _failure(fuzz_input, outcome)
+
+    check()
+
+
+@pytest.mark.parametrize("focus", FOCUSES)
+def test_each_rarer_generator_is_answered_or_refused_never_crash(focus: str) -> None:
+    """Names with control characters (and nothing raw reaches a terminal), many items, special files,
+    times and durations past their ends: a few inputs of each, across the verbs."""
+    seeds = all_seeds()
+
+    @settings(
+        max_examples=6,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(st.data(), st.sampled_from(sorted(EXAMPLES)))
+    def check(data: st.DataObject, verb: str) -> None:
+        fuzz_input = draw_focused(HypothesisChooser(data), verb, seeds, focus)
         outcome = run(fuzz_input)
         assert not outcome.failed, _failure(fuzz_input, outcome)
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from .. import forking
+from .bounded_read import max_bytes
 from .json_text import SourceText
 
 log = logging.getLogger("kubefit")
@@ -102,8 +103,9 @@ def start(paths: Sequence[str], then: Then | None = None) -> None:
     named = [f for p in paths if p != "-" for f in files_of(p)]
     # Regular files only: what a pipe holds is read once, by the process.
     files = [f for f in named if os.path.isfile(f)]
-    if not files or not forking.allowed(sum(os.path.getsize(f) for f in files), MIN_BYTES):
-        return
+    size = sum(os.path.getsize(f) for f in files)
+    if not files or size > max_bytes() or not forking.allowed(size, MIN_BYTES):
+        return  # (an input larger than kubefit reads is refused by the process, unread)
     if len(files) < len(named) or "-" in paths:
         then = None  # the child could not load all the input: what it would do next is the process's
 
@@ -173,6 +175,8 @@ def _read_one(path: str, records: _Records) -> None:
     try:
         with open(path, "rb") as f:
             read_as = identity(os.fstat(f.fileno()))
+            if read_as[2] > max_bytes():
+                return  # grown past what kubefit reads since the fork: the process says so
             text = _mapped_text(f)
     except (OSError, ValueError):  # UnicodeDecodeError among them
         return  # the process says what is wrong with it

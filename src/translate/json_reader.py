@@ -15,6 +15,7 @@ from collections.abc import Callable, Container
 from typing import TYPE_CHECKING, Any
 
 from ..errors import FieldPath
+from .bounded_read import TooManyObjects, max_objects
 from .json_text import (
     LONGEST_KEY,
     JsonLines,
@@ -38,6 +39,8 @@ class _JsonSource:
     """Where an object root read by the JSON path was read from. The reference reader would read
     its span as JSON reads it, and refuse it only when nested too deep: the line is found by walking
     the span's text, reading only what lies on the way, never the whole span again."""
+
+    __slots__ = ("_deep", "lines")
 
     def __init__(self, lines: JsonLines) -> None:
         self.lines = lines
@@ -214,6 +217,8 @@ def _json_chunk_documents(
                 else _json_items(text, i, lines, scan, source, each)
             )
             docs.append(Document(data, file, line))
+            if len(docs) > max_objects():
+                raise TooManyObjects
             value_next = False
     except (ValueError, StopIteration, IndexError, RecursionError):
         return None
@@ -348,9 +353,12 @@ def _item_run(
 ) -> tuple[int, bool]:
     """The items of the list at `start` from the one at `i` on, into `items`: the offset after the
     list's `]`, and False; or `stop` and True, when an item begins there (it is not read)."""
+    limit = max_objects()
     while True:
         if i == stop:
             return i, True
+        if len(items) >= limit:
+            raise TooManyObjects
         line = lines(i)
         if finder is not None:
             finder.seen(start, len(items), i, line, i)

@@ -241,17 +241,22 @@ LinesState = tuple[int, int, dict[int, tuple[int, int, dict[Any, tuple[int, int,
 
 
 class JsonLines:
-    """The lines of the fields of one JSON value of a text (an object root of the fast reader)."""
+    """The lines of the fields of one JSON value of a text (an object root of the fast reader). One is
+    made for every item of a List: slots, and nothing seen until a walk asks (an item costs bytes)."""
+
+    __slots__ = ("_seen", "line", "source", "start")
 
     def __init__(self, text: str | SourceText, start: int, line: int) -> None:
         self.source = text if isinstance(text, SourceText) else SourceText(text)
         self.start = start
         self.line = line
-        self._seen: dict[int, _Members] = {}
+        self._seen: dict[int, _Members] | None = None
 
     def seen(self, container: int, entry: Any, at: int, line: int, value: int) -> None:
         """An entry of the container at offset `container` that the reader met (it reads such
         containers whole): at offset `at` on `line`, its value at offset `value`."""
+        if self._seen is None:
+            self._seen = {}
         members = self._seen.get(container)
         if members is None:
             members = self._seen[container] = _Members(at, line)
@@ -264,7 +269,7 @@ class JsonLines:
     def state(self) -> LinesState:
         """What this knows of the text, in plain values (`marshal` writes them): `restored` makes it
         again for the same text."""
-        seen = {at: (m.offset, m.line, m.entries, m.next, m.in_value) for at, m in self._seen.items()}
+        seen = {at: (m.offset, m.line, m.entries, m.next, m.in_value) for at, m in (self._seen or {}).items()}
         return self.start, self.line, seen
 
     @classmethod
@@ -293,6 +298,8 @@ class JsonLines:
                 return None  # keys are strings
         elif opening != "[" or not isinstance(part, int) or part < 0:
             return None
+        if self._seen is None:
+            self._seen = {}
         members = self._seen.get(value)
         if members is None:
             members = self._seen[value] = _Members(value, line, next=_skip_space(self.text, value + 1))

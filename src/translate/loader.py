@@ -24,13 +24,14 @@ from typing import Any, TextIO
 from pydantic import BaseModel, ValidationError
 
 from ..errors import FieldPath, InputError, Problem, ProblemList
-from . import json_child, kinds
+from . import bounded_read, json_child, kinds
+from .bounded_read import Budget, NotText, TooLarge, TooManyObjects, read_stream, read_text
 from .json_text import SourceText
 from .objects import KubeObject, LazySlice, ObjectSet
 from .paths import render_path
 from .quantity_fields import coerce_quantities
 from .schema_messages import schema_message
-from .source_files import files_of, rereader
+from .source_files import rereader, walk
 from .yaml_limits import MAX_DEPTH
 from .yaml_source import Document, LineList, gc_paused, line_of, read_documents
 
@@ -72,12 +73,24 @@ def load(
                     problems.add(entry)
                 elif isinstance(entry, KubeObject):
                     objects.objects.append(entry)  # made of a child's documents (see _from_child)
+                elif len(objects.objects) + _object_count(entry) > bounded_read.max_objects():
+                    problems.add(Problem(bounded_read.too_many_objects_message(True), entry.file, entry.line))
+                    break
                 else:
                     objects.objects.extend(_objects_of(entry, problems, strict))
+            else:
+                continue
+            break  # more objects than kubefit reads: the rest is not read
     _check_duplicates(objects, problems)
     problems.raise_if_errors()
     objects.warnings = problems.warnings
     return objects
+
+
+def _object_count(doc: Document) -> int:
+    """The objects a document makes at most: a List's items, or itself."""
+    items = doc.data.get("items") if isinstance(doc.data, dict) else None
+    return len(items) if isinstance(items, list) else 1
 
 
 def load_text(text: str, file: str = "<input>", *, strict: bool = False) -> ObjectSet:
@@ -85,7 +98,7 @@ def load_text(text: str, file: str = "<input>", *, strict: bool = False) -> Obje
     problems = ProblemList()
     objects = ObjectSet()
     with gc_paused(), _proofs_forgotten():
-        for doc in read_documents(text, file):
+        for doc in _bounded(read_documents(text, file), file):
             if isinstance(doc, Problem):
                 problems.add(doc)
                 continue
@@ -118,20 +131,65 @@ def _sources(
     """The documents of each file in turn; `sources` gets each file read (ObjectSet.sources)."""
     # While a child reads: what reading its documents will import, then the caller's work.
     prefetch = itertools.chain(kinds.prefetch(), meanwhile)
+    budget = Budget()
     for path in paths:
         if path == "-":
             sources.append(("<stdin>", None))
-            yield read_documents((stdin or sys.stdin).read(), "<stdin>")
+            try:
+                text = _stdin_text(stdin or sys.stdin, budget)
+            except (TooLarge, NotText) as e:
+                problems.add(_unread(e, "<stdin>", budget))
+                return
+            yield _bounded(read_documents(text, "<stdin>"), "<stdin>")
             continue
-        files = files_of(path)
-        if not files:
+        found = walk(path)
+        problems.extend(found.problems)
+        if not found.files and not found.problems:
             problems.add(Problem("no .yaml, .yml or .json files in this directory", file=path))
-        for file in files:
-            yield _file_documents(file, problems, sources, prefetch, strict)
+        for file in found.files:
+            yield _file_documents(file, problems, sources, prefetch, strict, budget)
+            if budget.left < 0:
+                return  # the input is larger than kubefit reads: what is left is not read
+
+
+def _bounded(docs: Iterator[Document | Problem], file: str) -> Iterator[Document | Problem]:
+    try:
+        yield from docs
+    except TooManyObjects as e:
+        yield Problem(str(e), file=file)
+
+
+def _stdin_text(stdin: TextIO, budget: Budget) -> str:
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is not None:
+        return read_stream(buffer, budget)
+    text = stdin.read(budget.left + 1)  # a text stream (the Python API's, tests')
+    budget.take(len(text))
+    return text
+
+
+def _unread(error: Exception, file: str, budget: Budget) -> Problem:
+    """Why a file was not read: too large (alone, or with the files before it), or not text."""
+    if not isinstance(error, TooLarge):
+        return Problem(str(error), file=file)
+    budget.left = -1
+    if budget.taken:
+        limit = bounded_read.max_bytes()
+        return Problem(
+            f"the files named with -f hold more than --max-input-bytes ({bounded_read.bytes_text(limit)}) "
+            "together: raise it to read them all",
+            file=file,
+        )
+    return Problem(bounded_read.too_large_message(), file=file)
 
 
 def _file_documents(
-    path: str, problems: ProblemList, sources: list[Any], meanwhile: Iterable[object], strict: bool
+    path: str,
+    problems: ProblemList,
+    sources: list[Any],
+    meanwhile: Iterable[object],
+    strict: bool,
+    budget: Budget,
 ) -> Iterator[Document | Problem | KubeObject]:
     own = json_child.own_documents(path)  # in a child that read it already
     if own is not None:
@@ -141,13 +199,16 @@ def _file_documents(
     reading = json_child.reading(path)
     made = _from_child(reading, strict, meanwhile) if reading is not None else None
     if made is not None:
+        try:
+            budget.take(made[0][2])  # its size, as the child read it
+        except TooLarge as e:
+            problems.add(_unread(e, path, budget))
+            return
         sources.append((path, made[0]))
         yield from made[1]
         return
     try:
-        with open(path, encoding="utf-8") as f:
-            read_as = json_child.identity(os.fstat(f.fileno()))
-            text = f.read()
+        text, info = read_text(path, budget)
     except FileNotFoundError:
         problems.add(Problem("no such file or directory", file=path))
         return
@@ -157,10 +218,17 @@ def _file_documents(
     except OSError as e:
         problems.add(Problem(f"cannot read: {e.strerror}", file=path))
         return
+    except (TooLarge, NotText) as e:
+        problems.add(_unread(e, path, budget))
+        return
+    read_as = json_child.identity(info)
     sources.append((path, read_as))
     # Once read, a file's text is read again only to locate a problem found later.
     source = SourceText(text, rereader(path) if os.path.isfile(path) else None)
-    yield from read_documents(text, path, source)
+    try:
+        yield from read_documents(text, path, source)
+    except TooManyObjects as e:
+        yield Problem(str(e), file=path)
     source.release()
 
 

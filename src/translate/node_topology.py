@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from .cpuset import MAX_CPUS
 from .model_base import KubefitModel, ObjectModel, QuantityText
 
 # The topology manager's NUMA masks are 64-bit (bitmask.BitMask): NUMA node ids are 0 to 63.
@@ -34,7 +35,8 @@ class NUMAMemory(KubefitModel):
 
 
 class NodeTopologySpec(KubefitModel):
-    cpus: list[CPU]
+    # No Linux machine has more CPUs (NR_CPUS): a longer list is refused before its CPUs are made.
+    cpus: list[CPU] = Field(max_length=MAX_CPUS)
     memory: list[NUMAMemory] = Field(default_factory=list)
     # distances[i][j]: the ACPI SLIT distance from NUMA node i to j (prefer-closest-numa-nodes).
     distances: dict[int, list[int]] = Field(default_factory=dict)

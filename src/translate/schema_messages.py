@@ -63,6 +63,9 @@ def schema_message(err: Any, model: type[BaseModel] | None = None, path: FieldPa
         return f"Invalid value: must be {_KINDS_OF[kind]}, not {_describe(err.get('input'))}"
     if kind == "extra_forbidden":
         return "unknown field"
+    if kind == "too_long":  # field.TooMany's words
+        ctx = err.get("ctx") or {}
+        return f"Too many: {ctx.get('actual_length')}: must have at most {ctx.get('max_length')} items"
     if kind == "literal_error" or kind == "enum":
         return f"Unsupported value: {_describe(err.get('input'))}: {err['msg']}"
     return f"Invalid value: {err['msg']}"

@@ -44,6 +44,7 @@ from yaml.nodes import ScalarNode
 
 from ..errors import FieldPath, Problem
 from . import yaml_scalars
+from .bounded_read import TooManyObjects, max_objects
 from .json_text import SourceText
 from .yaml_limits import MAX_DEPTH, excessive_aliasing, too_deep
 
@@ -53,28 +54,34 @@ if TYPE_CHECKING:
 
 class LineDict(dict[Any, Any]):
     """A mapping that knows the line of itself and of each key (an object root read by a fast path:
-    of some keys, and the `source` to find the others in)."""
+    of some keys, and the `source` to find the others in). Every item of a List is one: slots."""
 
-    line: int = 0
+    __slots__ = ("key_lines", "line", "source")
+    line: int
     key_lines: dict[Any, int]
-    source: _Source | _JsonSource | None = None
+    source: _Source | _JsonSource | None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.line = 0
         self.key_lines = {}
+        self.source = None
 
 
 class LineList(list[Any]):
     """A sequence that knows the line of itself and of each item (a document that is a list read by a
     fast path: also its `source`, where its items' lines are found when their own spans fail)."""
 
-    line: int = 0
+    __slots__ = ("item_lines", "line", "source")
+    line: int
     item_lines: list[int]
-    source: _Source | _JsonSource | None = None
+    source: _Source | _JsonSource | None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
+        self.line = 0
         self.item_lines = []
+        self.source = None
 
 
 @dataclass
@@ -273,6 +280,8 @@ def _syntax_problem(e: yaml.YAMLError, file: str) -> Problem:
 class _Source:
     """Where an object root was read from, to find the line of a field only when a problem needs it."""
 
+    __slots__ = ("_tree", "column", "end", "line", "parent", "start", "text")
+
     def __init__(
         self, text: str, start: int, line: int, column: int, parent: tuple[_Source, FieldPath] | None
     ) -> None:
@@ -287,6 +296,8 @@ class _Source:
         self._tree: Any = _UNREAD
 
     def locate(self, path: FieldPath, data: Any = None) -> int | None:
+        if self.end - self.start > LOCATED_SPAN:
+            return None  # the object's own line stands for its fields'
         if self._tree is _UNREAD:
             # The span, indented as in the file, reads as a document of its own with the same lines.
             docs = list(reference_documents(" " * self.column + self.text[self.start : self.end], ""))
@@ -302,6 +313,10 @@ class _Source:
 
 
 _UNREAD: Any = object()
+# Reading a span again with the reference reader takes some 300 bytes of memory per byte of text: past
+# this (more than the 1.5 MiB the API server stores of one object), a problem in it is located at the
+# object's own line.
+LOCATED_SPAN = 2 << 20
 
 
 # ---- YAML: objects straight from libyaml's events --------------------------------------------
@@ -345,11 +360,15 @@ def _resolve(value: str, cache: dict[str, Any]) -> Any:
 def _yaml_documents(text: str, file: str) -> Iterator[Document | Problem]:
     parser: Any = _Base(text)
     cache: dict[str, Any] = {}
+    count = 0
     try:
         parser.get_event()  # stream start
         while parser.peek_event().__class__ is not StreamEndEvent:
             doc = _yaml_document(parser, text, file, cache)
             if doc is not None:
+                count += 1
+                if count > max_objects():
+                    raise TooManyObjects
                 yield doc
     except yaml.YAMLError as e:
         yield _syntax_problem(e, file)
@@ -362,10 +381,17 @@ def _yaml_document(parser: Any, text: str, file: str, cache: dict[str, Any]) -> 
         return _build_document(parser, text, file, cache)
 
 
+# Events of one document kept for a replay (some 500 bytes each). A larger document is read as usual;
+# one that also needs PyYAML's composer (a tag, a merge key, a duplicate key...) is refused instead, as
+# composing it would take gigabytes: JSON, or a smaller document, reads.
+RECORDED_EVENTS = 500_000
+
+
 def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) -> Document | None:
     get = parser.get_event
     events: list[Event] = [get()]  # document start; every event is kept for a replay
     record = events.append
+    recorded = RECORDED_EVENTS
     anchors: dict[str, Any] = {}
     first_marks: dict[str, Any] = {}  # where each anchor was defined, as the composer reports it
     open_anchors: set[str] = set()  # collections still being read: an alias to one is recursive
@@ -381,10 +407,12 @@ def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) ->
     root: Any = None
     key_line = 0
     aliased = False
+    limit = max_objects()
     try:
         while True:
             ev = get()
-            record(ev)
+            if len(events) < recorded:
+                record(ev)
             cls = ev.__class__
             if cls is ScalarEvent:
                 if ev.anchor is not None:
@@ -479,10 +507,20 @@ def _build_document(parser: Any, text: str, file: str, cache: dict[str, Any]) ->
             elif cur is not None:
                 cur.append(value)
                 if track == 2:
+                    if len(cur) > limit:
+                        raise TooManyObjects
                     cur.item_lines.append(line_ev.start_mark.line + 1 if line_ev is not None else alias_line)
             else:
                 root = value
     except _Unusual:
+        if len(events) >= recorded:
+            _drain(get, None, first_marks)
+            begin: Any = events[0].start_mark
+            raise yaml.MarkedYAMLError(
+                problem=f"a document of more than {recorded} YAML nodes with a tag, a merge key, an anchor "
+                "or a duplicate key: kubefit reads so large a document only without them (as JSON reads)",
+                problem_mark=begin,
+            ) from None
         _drain(get, events, first_marks)
         deep: Any = too_deep(events)
         if deep is not None:  # PyYAML's composer and constructor recurse
@@ -524,12 +562,14 @@ def _define(ev: Any, anchors: dict[str, Any], first_marks: dict[str, Any]) -> No
     anchors[ev.anchor] = (None, 0)
 
 
-def _drain(get: Any, events: list[Event], first_marks: dict[str, Any]) -> None:
-    """The rest of the document, with the composer's own checks: its errors come before the
-    constructor's, as in PyYAML."""
-    while not isinstance(events[-1], DocumentEndEvent):
-        ev: Any = get()
-        events.append(ev)
+def _drain(get: Any, events: list[Event] | None, first_marks: dict[str, Any]) -> None:
+    """The rest of the document (into `events`, unless None), with the composer's own checks: its
+    errors come before the constructor's, as in PyYAML."""
+    ev: Any = events[-1] if events else None
+    while not isinstance(ev, DocumentEndEvent):
+        ev = get()
+        if events is not None:
+            events.append(ev)
         if ev.__class__ is AliasEvent:
             if ev.anchor not in first_marks:
                 mark: Any = ev.start_mark

@@ -2,8 +2,10 @@
 the corpus.
 
 A corpus entry is a directory: `run.yaml` (verb, arguments, the seed it came from, the mutations, what
-it once found, and `open` while the bug is not fixed) and `files/` (the objects under `files/objects/`, checkpoints beside them), so an
-entry can be replayed by hand: `kubefit VERB -f files/objects ARGS` with `@x` read as `files/x`.
+it once found, `open` while the bug is not fixed, and the special files to make) and `files/` (the
+objects under `files/objects/`, checkpoints beside them), so an entry can be replayed by hand: `kubefit
+VERB -f files/objects ARGS` with `@x` read as `files/x` (after making the special files run.yaml names:
+a FIFO, or a symlink to a device).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from typing import Any
 
 import yaml
 
+from . import special_files
 from .arguments import applies, arguments
-from .choices import Chooser, pick
+from .choices import Chooser, chance, pick
 from .mutators import Workspace, mutate
 from .seeds import Seed
 
@@ -34,6 +37,7 @@ class FuzzInput:
     mutations: list[str] = field(default_factory=list)
     found: str = ""
     open: str = ""  # a bug not fixed yet: where it is and to whom it was reported
+    specials: dict[str, str] = field(default_factory=dict)  # path -> kind (see special_files)
 
     def argv(self, directory: Path) -> list[str]:
         def resolve(arg: str) -> str:
@@ -47,9 +51,11 @@ class FuzzInput:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(text.encode("utf-8", "surrogateescape"))
         (directory / "objects").mkdir(exist_ok=True)
+        special_files.make(directory, self.specials)
 
     def save(self, entry: Path) -> None:
         entry.mkdir(parents=True, exist_ok=True)
+        files = FuzzInput(self.verb, self.args, self.files)  # the special files are made when replayed
         record = {
             "verb": self.verb,
             "args": self.args,
@@ -59,10 +65,12 @@ class FuzzInput:
         }
         if self.open:
             record["open"] = self.open
+        if self.specials:
+            record["specials"] = self.specials
         (entry / "run.yaml").write_text(
             yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=110)
         )
-        self.write(entry / "files")
+        files.write(entry / "files")
 
     @classmethod
     def load(cls, entry: Path) -> FuzzInput:
@@ -81,6 +89,7 @@ class FuzzInput:
             list(record.get("mutations") or ()),
             record.get("found", ""),
             record.get("open", ""),
+            dict(record.get("specials") or {}),
         )
 
 
@@ -108,4 +117,47 @@ def draw(chooser: Chooser, verb: str, seeds: Sequence[Seed]) -> FuzzInput:
     if f"@{_TEMPLATE}" in args:
         workspace.files[_TEMPLATE] = _template(seeds)
     files = mutate(chooser, workspace, seeds)
-    return FuzzInput(verb, args, files, seed.name, workspace.log)
+    specials: dict[str, str] = {}
+    if chance(chooser, 5):
+        specials, more = special_files.draw(chooser, verb)
+        args += more
+        workspace.log.append(f"special files {specials}")
+    return FuzzInput(verb, args, files, seed.name, workspace.log, specials=specials)
+
+
+# The rarer generators, each of which `draw_focused` applies for certain (the suite runs every one).
+FOCUSES = ("names", "many", "special", "times")
+
+
+def draw_focused(chooser: Chooser, verb: str, seeds: Sequence[Seed], focus: str) -> FuzzInput:
+    """An input for `verb` where the generator `focus` certainly applies: a name with control
+    characters everywhere it is used (`names`), many items (`many_items`), special files
+    (`special_files`), or a hostile time or duration in a field that holds one (`times`)."""
+    from . import many_items, names, times
+    from .mutators import _places, render
+
+    seed = pick(chooser, [s for s in seeds if applies(verb, s)])
+    args = arguments(chooser, verb, seed)
+    workspace = Workspace.of(seed)
+    specials: dict[str, str] = {}
+    what = ""
+    if focus == "names":
+        what = names.rename_everywhere(chooser, workspace.files)
+    elif focus == "many":
+        what = many_items.multiply(chooser, workspace.files)
+    elif focus == "special":
+        specials, more = special_files.draw(chooser, verb)
+        args += more
+        what = f"special files {specials}"
+    else:
+        places = [
+            (c, k, label)
+            for _, tree in workspace.trees()
+            for c, k, label in _places(tree)
+            if "time" in label.lower() or "seconds" in label.lower()
+        ]
+        if places:
+            container, key, label = pick(chooser, places)
+            container[key] = pick(chooser, times.TIMES if "time" in label.lower() else times.DURATIONS)
+            what = f"{label} = {container[key]!r}"
+    return FuzzInput(verb, args, render(workspace), seed.name, [what] if what else [], specials=specials)

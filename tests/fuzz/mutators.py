@@ -4,8 +4,9 @@ A `Workspace` holds a seed's files as YAML trees (lists of documents) and its ku
 Every tree mutation picks one place — a document in a file's list, a key of a mapping, an item of a
 list — and replaces, retypes, perturbs, deletes, duplicates, swaps, renames or deeply nests what is
 there, or borrows a value from elsewhere in the input, or brings in an object from another seed.
-Text mutations then work on the YAML as written: duplicated and dropped lines (duplicate keys),
-truncation, tags, an alias bomb, bytes that are not UTF-8.
+Rarer whole-input mutations give one name control characters wherever it is used (`names`) or make
+many items of one file (`many_items`). Text mutations then work on the YAML as written: duplicated and
+dropped lines (duplicate keys), truncation, tags, an alias bomb, bytes that are not UTF-8.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from . import many_items, names
 from .choices import Chooser, chance, pick
 from .generators import targeted
 from .seeds import Seed
@@ -239,6 +241,12 @@ def mutate(chooser: Chooser, workspace: Workspace, donors: Sequence[Seed]) -> di
     mutation; what was done is logged."""
     for _ in range(pick(chooser, (0, 1, 1, 1, 1, 1, 2, 2, 3, 4))):
         mutate_tree(chooser, workspace, donors)
+    # Rarer, whole-input mutations: a name given control characters wherever it is used; many items.
+    for percent, whole in ((5, names.rename_everywhere), (3, many_items.multiply)):
+        if chance(chooser, percent):
+            what = whole(chooser, workspace.files)
+            if what:
+                workspace.log.append(what)
     files = render(workspace)
     if chance(chooser, 10):
         name = pick(chooser, sorted(files))

@@ -1,8 +1,10 @@
 """Run one input through `kubefit.cli.main` in-process, under an alarm, and judge it.
 
-The property: the verb returns 0, 1 or 2 within the time bound. `-v` makes main re-raise what it
-would report as an internal error (exit 3), so the finding keeps its traceback; an alarm that fires
-raises `Hang`, which no `except Exception` in kubefit can swallow.
+The property: the verb returns 0, 1 or 2 within the time bound, and what it writes for a terminal (a
+table, `-o table` or `wide`, and every line on stderr) holds no character a terminal would act on (ESC,
+BEL, CR, NUL, the other controls, bidirectional controls: `kubefit.terminal`), only their escapes. `-v`
+makes main re-raise what it would report as an internal error (exit 3), so the finding keeps its
+traceback; an alarm that fires raises `Hang`, which no `except Exception` in kubefit can swallow.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from types import FrameType
 
 from kubefit.cli import main
+from kubefit.terminal import UNSAFE
 
 from .inputs import FuzzInput
 
@@ -97,4 +100,19 @@ def run(fuzz_input: FuzzInput, timeout: float | None = TIMEOUT) -> Outcome:
             if timeout is not None:
                 signal.setitimer(signal.ITIMER_PROF, 0)
                 signal.signal(signal.SIGPROF, previous)
-        return Outcome(code, time.perf_counter() - start, error, err.getvalue()[-2000:])
+        seconds = time.perf_counter() - start
+        raw = _raw_control(out.getvalue(), err.getvalue(), fuzz_input.args)
+        if raw and not error:
+            code, error = None, f"TerminalInjection: {raw}"
+        return Outcome(code, seconds, error, err.getvalue()[-2000:])
+
+
+def _raw_control(out: str, err: str, args: list[str]) -> str:
+    """Where a character a terminal acts on is written raw, if it is: on stderr, or in a table."""
+    table = "-o" in args and args[args.index("-o") + 1] in ("table", "wide")
+    for stream, text in (("stderr", err), ("stdout", out if table else "")):
+        found = UNSAFE.search(text.replace("\n", "").replace("\t", ""))
+        if found is not None:
+            at = found.start()
+            return f"{found.group()!r} raw on {stream}: {text[max(0, at - 60) : at + 20]!r}"
+    return ""

@@ -4,10 +4,16 @@ Each catalog lists what a careless or hostile author could write where a valid f
 numbers at and beyond every integer width, quantities past what the API server accepts, CPU lists the
 kubelet refuses, CEL selectors that cost (catastrophic regexes, nested comprehensions) or fail at run
 time, and strings that are empty, huge, or not ASCII.
+
+More catalogs live in modules of their own, each adding what it has with `register` (the keys its
+values fit, and the values): `times` (times and durations), `names` (names holding what a terminal
+acts on). A new one is a module that calls `register` at import, named in CATALOG_MODULES.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 from typing import Any
 
 from .choices import Chooser, chance, pick
@@ -194,10 +200,33 @@ _CEL_KEYS = ("expression",)
 _NAME_KEYS = ("name", "node", "class", "driver", "pool", "device", "request", "key", "namespace")
 
 
+# The modules that add catalogs (see the module's docstring); each is imported once, when first needed.
+CATALOG_MODULES = ("times", "names")
+
+_REGISTERED: list[tuple[tuple[str, ...], tuple[Any, ...]]] = []
+
+
+def register(keys: tuple[str, ...], values: tuple[Any, ...]) -> None:
+    """Values fitting the fields whose keys hold one of `keys` (lower-case substrings), tried before the
+    catalogs above; also drawn from for any field."""
+    _REGISTERED.append((keys, values))
+
+
+@functools.cache
+def _registered() -> tuple[tuple[tuple[str, ...], tuple[Any, ...]], ...]:
+    for name in CATALOG_MODULES:
+        importlib.import_module(f".{name}", __package__)
+    return tuple(_REGISTERED)
+
+
 def hostile(chooser: Chooser, key: str) -> Any:
     """A value for the field `key`: half the time one fitting what the key holds, else any."""
     lowered = key.lower()
+    registered = _registered()
     if chance(chooser, 50):
+        for keys, values in registered:
+            if any(k in lowered for k in keys) and chance(chooser, 50):
+                return pick(chooser, values)
         if any(k in lowered for k in _CEL_KEYS):
             return pick(chooser, CEL)
         if any(k in lowered for k in _CPU_KEYS):
@@ -206,6 +235,7 @@ def hostile(chooser: Chooser, key: str) -> Any:
             return pick(chooser, QUANTITIES)
         if any(k in lowered for k in _NAME_KEYS):
             return pick(chooser, NAMES)
-    catalog = pick(chooser, (NUMBERS, QUANTITIES, CPU_LISTS, CEL, NAMES, STRINGS, WRONG_TYPES))
+    catalogs = (NUMBERS, QUANTITIES, CPU_LISTS, CEL, NAMES, STRINGS, WRONG_TYPES, *(v for _, v in registered))
+    catalog = pick(chooser, catalogs)
     value = pick(chooser, catalog)
     return value.copy() if isinstance(value, dict | list) else value

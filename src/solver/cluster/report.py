@@ -5,6 +5,7 @@ the nodes the filters turned away with the first reason each gave."""
 from __future__ import annotations
 
 from ...output import table
+from ...terminal import lines_text
 from ..problem import Problem
 from ..solution import Solution, Status
 from .record import Record
@@ -72,4 +73,4 @@ def _pod(name: str, status: Status, node: str, record: Record) -> str:
         lines.append(f"  … and {len(rejected) - FILTERED_SHOWN} more nodes filtered out")
     for plugin, what in record.pre_filter.items():
         lines.append(f"  prefilter {plugin}: {what}")
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from ...terminal import lines_text
 from ...translate.cpuset import format_cpuset
 from ..node import bitmask
 from ..node.greedy import podlevel
@@ -391,4 +392,4 @@ def text(explanations: Sequence[PodExplanation]) -> str:
         lines += [f"  - {r.message}" for r in e.reasons]
         if not e.minimal:
             lines.append("  (not shown to be minimal: the search for fewer reasons did not finish)")
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...terminal import lines_text
 from ..problem import Problem
 from .model import NodeExplanation, UnitExplanation, Verdict
 
@@ -91,4 +92,4 @@ def text(problem: Problem, units: Sequence[UnitExplanation]) -> str:
             groups.setdefault(key, ([], node))[0].append(node.node)
         for names, node in groups.values():
             lines += _node_block(names, node)
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)

@@ -3,10 +3,10 @@ the checkpoint files the kubelet would leave behind."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ...output import table
+from ...terminal import lines_text
 from ...translate.cpuset import format_cpuset
 from ...translate.node.checkpoint import CPU_FILE, MEMORY_FILE, write_cpu_state, write_memory_state
 from ...translate.quantity import Format, Quantity
@@ -89,19 +89,18 @@ def admission_table(solution: NodeSolution) -> str:
     if solution.reported:
         last = solution.reported[-1]
         text += f"\nshared pool: {format_cpuset(last.default_cpus) or '-'}\n"
-    return text + ("\n" + "\n".join(notes) + "\n" if notes else "")
+    return text + ("\n" + lines_text(notes) if notes else "")
 
 
 def write_state(directory: str, solution: NodeSolution) -> list[str]:
-    """Write cpu_manager_state and memory_manager_state into `directory`; the paths written."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in (
-        (CPU_FILE, write_cpu_state(solution.cpu_state)),
-        (MEMORY_FILE, write_memory_state(solution.memory_state)),
-    ):
-        path = out / name
-        path.write_text(text, encoding="utf-8")
-        written.append(str(path))
-    return written
+    """Write cpu_manager_state and memory_manager_state into `directory`, both or neither, as the
+    kubelet writes a checkpoint (see checkpoint_store); the paths written."""
+    from .checkpoint_store import write_files
+
+    return write_files(
+        directory,
+        [
+            (CPU_FILE, write_cpu_state(solution.cpu_state).encode()),
+            (MEMORY_FILE, write_memory_state(solution.memory_state).encode()),
+        ],
+    )

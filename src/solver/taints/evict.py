@@ -12,36 +12,50 @@ count there, as upstream compares them.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
 
 from ..problem import Taint, Toleration
 from .facts import NO_EXECUTE, AllocatedClaim, AllocatedDevice, EvictionFacts, PodUse, TaintRule
+from .go_time import SECOND, add, duration_text, parse_time, rfc3339, seconds_duration
+
+log = logging.getLogger("kubefit")
 
 _FOREVER = -1
+_MAX_SECONDS = ((1 << 63) - 1) // SECOND  # the most seconds a time.Duration holds
 
 
 @dataclass(frozen=True)
 class Deadline:
-    """A taint's timeAdded plus tolerationSeconds (timeAdded None: the input does not say)."""
+    """A taint's timeAdded plus tolerationSeconds (timeAdded None: the input does not say), added as
+    the controller adds them: `time.Duration(seconds) * time.Second` wraps past 292 years."""
 
-    added: datetime | None
+    added: int | None  # nanoseconds since the epoch (go_time)
     seconds: int = 0
 
     @property
-    def at(self) -> datetime | None:
-        return self.added + timedelta(seconds=self.seconds) if self.added is not None else None
+    def delay(self) -> int:
+        """The tolerated time in nanoseconds, as Go's time.Duration holds it."""
+        return seconds_duration(self.seconds)
 
-    def key(self) -> tuple[bool, datetime, int]:
+    @property
+    def at(self) -> int | None:
+        return add(self.added, self.delay) if self.added is not None else None
+
+    def key(self) -> tuple[bool, int, int]:
         # Known times first: an unknown timeAdded cannot be placed among them.
-        return (self.added is None, self.at or datetime.min, self.seconds)
+        at = self.at
+        return (at is None, at or 0, self.delay)
 
     def __str__(self) -> str:
         at = self.at
         if at is not None:
             return rfc3339(at)
-        return f"{self.seconds}s after the taint is added" if self.seconds else "when the taint is added"
+        delay = self.delay
+        if delay > 0:
+            return f"{duration_text(delay)} after the taint is added"
+        return f"{duration_text(-delay)} before the taint is added" if delay else "when the taint is added"
 
 
 @dataclass(frozen=True)
@@ -88,18 +102,6 @@ def tolerated_for(tolerations: Sequence[Toleration], taint: Taint) -> int:
     return seconds or 0
 
 
-def parse_time(text: str) -> datetime | None:
-    """An RFC 3339 / ISO 8601 time as naive UTC ("" -> None)."""
-    if not text:
-        return None
-    parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return parsed.replace(tzinfo=None) - (parsed.utcoffset() or timedelta(0))
-
-
-def rfc3339(time: datetime) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def evicting_taints(
     result: AllocatedDevice, facts: EvictionFacts, rules: Sequence[TaintRule]
 ) -> Iterator[TaintSource]:
@@ -128,6 +130,15 @@ def claim_eviction(
                 continue
             sources.setdefault(source.key(), source)
             deadline = Deadline(parse_time(source.taint.time_added), seconds)
+            if deadline.delay != seconds * SECOND:
+                log.warning(
+                    "ResourceClaim %s: tolerationSeconds %d overflows Go's time.Duration (at most %d "
+                    "seconds): the controller counts it as %s",
+                    claim.ref,
+                    seconds,
+                    _MAX_SECONDS,
+                    duration_text(deadline.delay),
+                )
             if best is None or deadline.key() < best.key():
                 best = deadline
     if best is None:

@@ -16,7 +16,8 @@ from typing import Any
 from ...output import table
 from ...translate.objects import ObjectSet
 from ..render import dump
-from .evict import PodEviction, parse_time, rfc3339
+from .evict import PodEviction
+from .go_time import parse_time, rfc3339
 from .status import EVICTION_IN_PROGRESS, Report, RuleReport
 
 CONTROLLER = "device-taint-eviction-controller"

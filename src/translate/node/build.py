@@ -4,12 +4,12 @@ and which pods, in which order."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ...errors import InputError, Problem
 from ...features import FeatureGates
 from ...solver.node.problem import CPUState, MemoryState, NodeProblem
+from ..bounded_read import NotText, TooLarge, read_text, refused
 from ..kubelet_config import KubeletConfiguration
 from ..node_topology import NodeTopology
 from ..objects import KubeObject, ObjectSet
@@ -29,11 +29,13 @@ class StateFiles:
 
 def _read(path: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_text(path)[0]
     except OSError as e:
         raise InputError(Problem(f"cannot read: {e.strerror or e}", file=path)) from e
     except UnicodeDecodeError as e:
         raise InputError(Problem(f"not a kubelet checkpoint (not UTF-8 text: {e.reason})", file=path)) from e
+    except (TooLarge, NotText) as e:
+        raise refused(path, "a kubelet checkpoint", e) from e
 
 
 def kubelet_configuration(objects: ObjectSet, node: str) -> tuple[KubeObject | None, KubeletConfiguration]:

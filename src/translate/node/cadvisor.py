@@ -4,10 +4,12 @@ cores (threads, socket, uncore caches), memory and huge pages."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from ...errors import InputError, Problem
+from ..bounded_read import JSONRefused, NotText, TooLarge, load_json, read_text, refused
+from ..cpuset import MAX_CPUS
+from ..node_topology import MAX_NUMA_NODES
 from .sources import RawCPU, RawNode
 
 
@@ -26,7 +28,7 @@ def _whole(path: str, where: str, value: Any) -> int:
 
 def read_cadvisor(path: str) -> tuple[list[RawCPU], list[RawNode]]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = load_json(read_text(path)[0])
     except OSError as e:
         raise InputError(Problem(f"cannot read: {e.strerror or e}", file=path)) from e
     except UnicodeDecodeError as e:
@@ -35,9 +37,15 @@ def read_cadvisor(path: str) -> tuple[list[RawCPU], list[RawNode]]:
         raise InputError(
             Problem(f"not cAdvisor machine info (invalid JSON: {e})", file=path, line=e.lineno)
         ) from e
+    except (TooLarge, NotText, JSONRefused) as e:
+        raise refused(path, "cAdvisor machine info", e) from e
     topology = data.get("topology") if isinstance(data, dict) else None
     if not isinstance(topology, list) or not topology:
         raise _fail(path, "topology", "Required value: cAdvisor machine info lists NUMA nodes under topology")
+    if len(topology) > MAX_NUMA_NODES:
+        raise _fail(
+            path, "topology", f"Too many: {len(topology)}: must have at most {MAX_NUMA_NODES} NUMA nodes"
+        )
     cpus: list[RawCPU] = []
     nodes: list[RawNode] = []
     for i, node in enumerate(topology):
@@ -63,6 +71,9 @@ def read_cadvisor(path: str) -> tuple[list[RawCPU], list[RawNode]]:
             uncores = _list(path, f"{at}.uncore_caches", core.get("uncore_caches"))
             uncore = _cache_id(uncores[0]) if uncores else None
             socket = _whole(path, f"{at}.socket_id", core.get("socket_id"))
+            if len(cpus) + len(threads) > MAX_CPUS:
+                # Linux has no more: the machine info is not a machine's (and each CPU costs kubefit).
+                raise _fail(path, at, f"Too many: more than {MAX_CPUS} CPUs (threads) in all")
             for k, t in enumerate(threads):
                 cpus.append(RawCPU(_whole(path, f"{at}.thread_ids[{k}]", t), (numa, j), socket, numa, uncore))
     return cpus, nodes

@@ -14,6 +14,7 @@ from typing import Any
 
 from ...errors import FieldPath, InputError, Problem
 from ...solver.node.problem import Block, CPUState, MemoryState, MemoryTable, NUMANodeState
+from ..bounded_read import JSONRefused, load_json, refused
 from ..cpuset import format_cpuset, parse_cpuset
 from ..node_topology import MAX_NUMA_NODES
 from .checksum import BlockRow, NodeRow, checksum, cpu_checkpoint_text, memory_checkpoint_text
@@ -28,11 +29,13 @@ def _problem(file: str, path: FieldPath, message: str) -> InputError:
 
 def _load(text: str, file: str) -> dict[str, Any]:
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as e:
         raise InputError(
             Problem(f"not a kubelet checkpoint (invalid JSON: {e})", file=file, line=e.lineno)
         ) from e
+    except JSONRefused as e:
+        raise refused(file, "a kubelet checkpoint", e) from e
     if not isinstance(data, dict):
         raise InputError(Problem("not a kubelet checkpoint (expected a JSON object)", file=file))
     if isinstance(data.get("data"), str) and data["data"]:
@@ -176,7 +179,9 @@ def read_memory_state(text: str, file: str = MEMORY_FILE) -> MemoryState:
     rows: dict[int, NodeRow] = {}
     for key, node in _map(data, "machineState", file).items():
         path: FieldPath = ("machineState", key)
-        if not (key.isascii() and key.isdigit() and _is_numa(int(key))) or not isinstance(node, dict):
+        if not (key.isascii() and key.isdigit() and len(key) < 4 and _is_numa(int(key))) or not isinstance(
+            node, dict
+        ):
             raise _problem(file, path, "Invalid value: expected NUMA node id (0 to 63) -> node state")
         tables, table_rows = [], {}
         for resource, t in _map(node, "memoryMap", file, path).items():

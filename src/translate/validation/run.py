@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import FieldPath, Problem
+from ...errors import MAX_PROBLEMS, FieldPath, Problem
 from ...features import ALL_ON, FeatureGates
 from ..cel.environment import Features
 from ..cel.selector import compile_error_text
@@ -128,10 +128,19 @@ def object_errors(obj: KubeObject, ctx: Context) -> Iterator[FieldError]:
 
 
 def validate_objects(objects: ObjectSet, gates: FeatureGates = ALL_ON) -> list[Problem]:
-    """Every API-validation problem of every object, located in its file."""
-    ctx = Context(gates)
-    problems: list[Problem] = []
+    """Every API-validation problem of every object, located in its file: the objects in order, up to
+    the one past MAX_PROBLEMS problems (see errors.capped)."""
+    return validate_in_order(objects, Context(gates))
+
+
+def validate_in_order(
+    objects: Iterable[KubeObject], ctx: Context, problems: list[Problem] | None = None
+) -> list[Problem]:
+    """`problems` and those of `objects`, in order, until there are more than MAX_PROBLEMS."""
+    problems = [] if problems is None else problems
     for obj in objects:
+        if len(problems) > MAX_PROBLEMS:
+            break
         problems += object_problems(obj, ctx)
     return problems
 
@@ -146,4 +155,6 @@ def object_problems(obj: KubeObject, ctx: Context) -> list[Problem]:
             continue
         seen.add(key)
         problems.append(obj.problem(error.path, error.message, unstorable=error.unstorable))
+        if len(problems) > MAX_PROBLEMS:
+            break  # one object with a million CPUs: no more are looked for (see validate_in_order)
     return problems

@@ -14,10 +14,14 @@ from typing import Any
 
 from ....errors import InputError
 from ....output import table
+from ....terminal import lines_text
 from ...solution import Status
 from .capacity import MAX_COPIES, copies, copy_name, read_template, template_name
 from .planner import PlanOptions, PlanResult, plan
 from .summary import Summary, priority_of, summarize
+
+# CP-SAT's threads each hold a copy of the model: more than this many only cost memory.
+MAX_WORKERS = 256
 
 # (paths) -> Built: load, validate and build the Problem, as the other verbs do.
 Builder = Callable[[list[str]], Any]
@@ -25,16 +29,16 @@ Builder = Callable[[list[str]], Any]
 
 def check(args: argparse.Namespace) -> None:
     """Flags the parser cannot check alone."""
-    if args.workers < 1:
-        raise InputError(f"--workers {args.workers}: at least 1")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise InputError(f"--time-limit {args.time_limit:g}: a positive number of seconds")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise InputError(f"--workers {args.workers}: from 1 to {MAX_WORKERS}")
     template = getattr(args, "node_template", None)
     for flag, value in (("--max-new-nodes", "max_new_nodes"), ("--min-priority", "min_priority")):
         if getattr(args, value, None) is not None and not template:
             raise InputError(f"{flag} plans capacity: it needs --node-template")
-    if getattr(args, "max_new_nodes", None) is not None and args.max_new_nodes < 0:
-        raise InputError(f"--max-new-nodes {args.max_new_nodes}: at least 0")
+    if getattr(args, "max_new_nodes", None) is not None and not 0 <= args.max_new_nodes <= MAX_COPIES:
+        # Each copy is a node with its slices, built and planned: as many as the search for the fewest
+        # may add at most.
+        raise InputError(f"--max-new-nodes {args.max_new_nodes}: from 0 to {MAX_COPIES}")
 
 
 def options(args: argparse.Namespace, engine: str, **more: Any) -> PlanOptions:
@@ -212,7 +216,7 @@ def text(built: Any, result: PlanResult, capacity: dict[str, Any] | None, s: Sum
         unit = problem.units[o.unit]
         devices = ", ".join(problem.devices[r.device].name for a in o.allocations for r in a.results)
         rows.append([unit.pod or unit.name, o.node or "-", devices or ("-" if o.node else o.message)])
-    return "\n".join(lines) + "\n\n" + table(["POD", "NODE", "DEVICES / WHY PENDING"], rows)
+    return lines_text(lines) + "\n" + table(["POD", "NODE", "DEVICES / WHY PENDING"], rows)
 
 
 def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], str, str]:

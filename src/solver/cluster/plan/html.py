@@ -20,9 +20,10 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from html import escape
+from html import escape as _html_escape
 from typing import Any
 
+from ....terminal import escape as _terminal_escape
 from ....translate.quantity import Quantity
 from ....translate.quantity_text import QuantityError
 
@@ -30,6 +31,13 @@ CELL = 12  # cell side, px
 PITCH = 14  # cell side plus the gap between cells and between rows
 BAR = 112  # bar length, px
 CHAR = 6.2  # average advance of an 11px sans-serif character, to size the SVG around its text
+
+
+def escape(text: str) -> str:
+    """Text on the page: HTML's escapes, and control characters shown as a terminal shows them (the page
+    may be printed to one, and a browser would not show them either)."""
+    return _html_escape(_terminal_escape(text))
+
 
 # Nothing may load: no script, font, image or frame; only the inline style.
 _POLICY = "default-src 'none'; style-src 'unsafe-inline'"
