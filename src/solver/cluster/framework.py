@@ -106,6 +106,7 @@ class NodeInfo:
     """
 
     __slots__ = (
+        "_lowest",
         "affinity_pods",
         "anti_affinity_pods",
         "extra",
@@ -129,6 +130,7 @@ class NodeInfo:
         self.anti_affinity_pods: list[Pod] = []  # pods with required anti-affinity
         self.extra: dict[str, Mapping[str, int]] = {}  # pod key -> mapped node resources
         self.generation = 0
+        self._lowest: tuple[int, int | None] | None = None  # (generation, lowest priority of its pods)
 
     def add_pod(self, pod: Pod, mapped: Mapping[str, int] | None = None) -> None:
         self.pods.append(pod)
@@ -163,6 +165,13 @@ class NodeInfo:
         self.anti_affinity_pods = [q for q in self.anti_affinity_pods if q.key != p.key]
         self.generation += 1
         return True
+
+    def lowest_priority(self) -> int | None:
+        """The lowest priority among the node's pods (None: no pod), worked out once per generation."""
+        known = self._lowest
+        if known is None or known[0] != self.generation:
+            known = self._lowest = (self.generation, min((p.priority for p in self.pods), default=None))
+        return known[1]
 
     def clone(self) -> NodeInfo:
         out = NodeInfo(self.node)
