@@ -23,7 +23,7 @@ from ..units import NodeAnswer
 from .facts import Pod
 from .fit_error import fit_error_message
 from .framework import CycleState, NodeInfo, Status, unresolvable
-from .memo import NodeMemo
+from .memo import Filters, NodeMemo
 from .plugins.dynamic_resources import NAME as DRA
 from .plugins.dynamic_resources import CycleData
 from .runtime import Framework, FrameworkError, NodeScores, nominated_to_add
@@ -69,7 +69,7 @@ class Cycle:
         self.global_percentage = global_percentage
         self.rng = rng
         self.next_start = 0
-        self.memo = NodeMemo(framework.filter, framework.run_filters)
+        self.memo = NodeMemo(framework.filter, framework.run_filters, framework.handle.snapshot.nodes)
 
     def run(
         self,
@@ -182,24 +182,51 @@ class Cycle:
                 )
             count = len(nodes)
             start = self.next_start % count
-            for i in range(count):
-                node = nodes[(start + i) % count]
-                waiting = nominated.get(node.name, ())
-                if memo is not None and not (waiting and nominated_to_add(pod, waiting)):
-                    status, record = memo.run(node)
-                else:
-                    record = {}
-                    status = self.fw.run_filters_with_nominated(state, pod, node, waiting, record)
-                out.filters[node.name] = record
-                if status is None:
-                    feasible.append(node)
-                    if len(feasible) >= want:
-                        break
-                else:
-                    out.statuses[node.name] = status
+            if (
+                memo is not None
+                and not out.filters
+                and not out.statuses
+                and memo.order.covers(nodes)
+                and not any(nominated_to_add(pod, waiting) for waiting in nominated.values())
+            ):
+                # Every node of the snapshot, none with nominated pods that count: the same pass, by the
+                # memo's lane.
+                out.filters, out.statuses, feasible = memo.whole(start, want)
+            else:
+                feasible = self._filter_each(out, state, pod, nodes, nominated, memo, start, want)
         # processedNodes counts every status of the diagnosis, a failed nominated node's too.
         out.evaluated = len(feasible) + len(out.statuses)
         self.next_start = (self.next_start + out.evaluated) % max(num_all, 1)
+        return feasible
+
+    def _filter_each(
+        self,
+        out: CycleResult,
+        state: CycleState,
+        pod: Pod,
+        nodes: list[NodeInfo],
+        nominated: dict[str, list[Pod]],
+        memo: Filters | None,
+        start: int,
+        want: int,
+    ) -> list[NodeInfo]:
+        feasible: list[NodeInfo] = []
+        count = len(nodes)
+        for i in range(count):
+            node = nodes[(start + i) % count]
+            waiting = nominated.get(node.name, ())
+            if memo is not None and not (waiting and nominated_to_add(pod, waiting)):
+                status, record = memo.run(node)
+            else:
+                record = {}
+                status = self.fw.run_filters_with_nominated(state, pod, node, waiting, record)
+            out.filters[node.name] = record
+            if status is None:
+                feasible.append(node)
+                if len(feasible) >= want:
+                    break
+            else:
+                out.statuses[node.name] = status
         return feasible
 
     def _select(self, scores: list[NodeScores]) -> str:

@@ -333,6 +333,18 @@ class Plugin:
     def memo_loader(self, state: CycleState) -> Callable[[Any], None] | None:
         return None
 
+    # The same for the nodes of a stretch at once (memo_save's values, in the cycle's order).
+    def memo_load_many(self, state: CycleState) -> Callable[[list[Any]], None] | None:
+        load = self.memo_loader(state)
+        if load is None:
+            return None
+
+        def many(lefts: list[Any]) -> None:
+            for left in lefts:
+                load(left)
+
+        return many
+
     def unreserve(self, state: CycleState, pod: Pod, node: str) -> None:
         return None
 

@@ -7,7 +7,9 @@ state and on a key of the pod says so (Plugin.memo_key); its verdict is kept per
 reused while the node's NodeInfo.generation and the plugin's memo_versions stand. A cycle reuses a
 node's whole Filter verdict (with what the plugins left in the cycle state for it) when every filter
 that runs is memoizable: PodTopologySpread and InterPodAffinity, which count pods on other nodes,
-never are. A node whose nominated pods join the check is evaluated as usual. Scores are reused per
+never are. A node whose nominated pods join the check is evaluated as usual. The verdicts of a key are
+kept in the snapshot's node order (lane.py), so that a cycle over every node works only on the nodes
+that changed and takes the rest in slices. Scores are reused per
 node for the memoizable score plugins, the others scored every time; normalizing and weighting run
 every cycle, the resulting per-node score maps shared between cycles that reach the same values.
 
@@ -17,36 +19,23 @@ every cycle, the resulting per-node score maps shared between cycles that reach 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import Any
 
 from .facts import Pod
 from .framework import FILTER, SCORE, CycleState, NodeInfo, Plugin, Status
+from .lane import Lane
 
 ENABLED = True
+
+_GENERATION = attrgetter("generation")
 
 RunFilters = Callable[[CycleState, Pod, NodeInfo, "dict[str, str] | None"], "Status | None"]
 
 # Scores after normalizing per plugin, weighted per plugin, and their total: shared by every node whose
 # plugins' scores are the same values.
 Assembled = tuple[dict[str, int], dict[str, int], int]
-
-
-class _Verdict:
-    __slots__ = ("generation", "record", "saved", "status", "version")
-
-    def __init__(
-        self,
-        generation: int,
-        version: Hashable,
-        status: Status | None,
-        record: dict[str, str],
-        saved: tuple[tuple[int, Any], ...],
-    ) -> None:
-        self.generation = generation
-        self.version = version
-        self.status = status
-        self.record = record
-        self.saved = saved  # (position among the cycle's plugins with effects, what to leave again)
 
 
 class _Versions:
@@ -64,6 +53,26 @@ class _Versions:
             return tuple(v.get(name, 0) for v in self.many)
         return 0
 
+    def all(self, names: Sequence[str]) -> list[Hashable]:
+        if self.one is not None:
+            return list(map(self.one.get, names, repeat(0)))
+        if self.many is not None:
+            return [self.of(name) for name in names]
+        return [0] * len(names)
+
+
+class Order:
+    """The snapshot's nodes, their names and positions (what lanes are indexed by)."""
+
+    def __init__(self, nodes: Sequence[NodeInfo]) -> None:
+        self.nodes = list(nodes)
+        self.names = [n.name for n in self.nodes]
+        self.position = {name: i for i, name in enumerate(self.names)}
+
+    def covers(self, nodes: Sequence[NodeInfo]) -> bool:
+        """`nodes` are the snapshot's, all of them, in its order."""
+        return len(nodes) == len(self.nodes) and all(map(is_, nodes, self.nodes))
+
 
 class Filters:
     """One cycle's Filter runs through the memo: the verdicts of pods with the same keys."""
@@ -73,51 +82,73 @@ class Filters:
         run_filters: RunFilters,
         state: CycleState,
         pod: Pod,
-        table: dict[str, _Verdict],
+        lane: Lane,
+        order: Order,
         versions: _Versions,
         effects: list[Plugin],
     ) -> None:
         self.run_filters = run_filters
         self.state = state
         self.pod = pod
-        self.table = table
+        self.lane = lane
+        self.order = order
         self.versions = versions
-        self.one = versions.one  # the common case, read straight from the loop
         self.effects = effects
         self.loaders = [p.memo_loader(state) for p in effects]
 
     def run(self, node: NodeInfo) -> tuple[Status | None, dict[str, str]]:
         """The node's first rejection (None: it passes) and the verdict of each plugin that ran."""
-        name = node.name
-        entry = self.table.get(name)
-        version = self.one.get(name, 0) if self.one is not None else self.versions.of(name)
-        if entry is not None and entry.generation == node.generation and entry.version == version:
-            for i, left in entry.saved:
-                loader = self.loaders[i]
-                if loader is not None:
-                    loader(left)
-            return entry.status, entry.record
+        i = self.order.position.get(node.name)
+        if i is None or self.order.nodes[i] is not node:
+            record: dict[str, str] = {}
+            return self.run_filters(self.state, self.pod, node, record), record
+        lane = self.lane
+        version = self.versions.of(node.name)
+        if not lane.valid(i, node.generation, version):
+            return self._evaluate(i, node, version)
+        for loader, lefts in zip(self.loaders, lane.lefts, strict=True):
+            left = lefts[i]
+            if loader is not None and left is not None:
+                loader(left)
+        return lane.statuses[i], lane.records[i]  # type: ignore[return-value]
+
+    def whole(
+        self, start: int, want: int
+    ) -> tuple[dict[str, dict[str, str]], dict[str, Status], list[NodeInfo]]:
+        """The cycle's Filter over every node of the snapshot (see lane.py), from `start` until `want` nodes
+        passed: the verdicts and rejections of the nodes it evaluated, and the nodes that passed."""
+        order, lane = self.order, self.lane
+        versions = self.versions.all(order.names)
+        changed = lane.changed(list(map(_GENERATION, order.nodes)), versions)
+        loads = [p.memo_load_many(self.state) for p in self.effects]
+        end = lane.walk(start, want, changed, lambda i: self._evaluate(i, order.nodes[i], versions[i]), loads)
+        return lane.evaluated(order.names, order.nodes, start, end)
+
+    def _evaluate(self, i: int, node: NodeInfo, version: Any) -> tuple[Status | None, dict[str, str]]:
         record: dict[str, str] = {}
         status = self.run_filters(self.state, self.pod, node, record)
-        saved: list[tuple[int, Any]] = []
-        for i, plugin in enumerate(self.effects):
+        generation: int | None = node.generation
+        lefts: list[Any] = [None] * len(self.effects)
+        for k, plugin in enumerate(self.effects):
             if plugin.name in record:
                 ok, left = plugin.memo_save(self.state, node)
                 if not ok:
-                    return status, record
-                if left is not None:
-                    saved.append((i, left))
-        self.table[name] = _Verdict(node.generation, version, status, record, tuple(saved))
+                    # Good for this cycle only.
+                    generation, lefts = None, [None] * len(self.effects)
+                    break
+                lefts[k] = left
+        self.lane.keep(i, generation, version, status, record, lefts)
         return status, record
 
 
 class NodeMemo:
     """What one framework's cycles of a scheduling run reuse (a new run starts empty)."""
 
-    def __init__(self, filters: Sequence[Plugin], run_filters: RunFilters) -> None:
+    def __init__(self, filters: Sequence[Plugin], run_filters: RunFilters, nodes: Sequence[NodeInfo]) -> None:
         self.filter_plugins = filters
         self.run_filters = run_filters
-        self.verdicts: dict[Hashable, dict[str, _Verdict]] = {}
+        self.order = Order(nodes)  # the snapshot's nodes
+        self.verdicts: dict[Hashable, Lane] = {}
         self.raw: dict[Hashable, dict[str, tuple[int, Hashable, tuple[int, ...]]]] = {}
         self.assembled: dict[Hashable, dict[tuple[int, ...], Assembled]] = {}
 
@@ -135,9 +166,11 @@ class NodeMemo:
                 return None
             parts.append((plugin.name, key))
             running.append(plugin)
-        table = self.verdicts.setdefault(tuple(parts), {})
         effects = [p for p in running if type(p).memo_loader is not Plugin.memo_loader]
-        return Filters(self.run_filters, state, pod, table, _Versions(running), effects)
+        lane = self.verdicts.get(tuple(parts))
+        if lane is None:
+            lane = self.verdicts[tuple(parts)] = Lane(len(self.order.nodes), len(effects))
+        return Filters(self.run_filters, state, pod, lane, self.order, _Versions(running), effects)
 
     def scores(
         self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], plugins: Sequence[Plugin]

@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from operator import attrgetter
 
 from ..engines import Budget
 from ..problem import Problem, Unit
@@ -40,6 +41,7 @@ SCHEDULING_GATED = "Scheduling is blocked due to non-empty scheduling gates"
 
 # Rejections that a pod placed elsewhere can lift (the queue moves such pods back on pod-add events).
 _POD_EVENTS = frozenset({names.INTER_POD_AFFINITY, names.POD_TOPOLOGY_SPREAD})
+_DECIDED_BY = attrgetter("decided_by")
 
 
 def schedule(
@@ -163,6 +165,7 @@ class Run:
             self.cycles[profile.scheduler_name] = Cycle(fw, config.percentage_of_nodes_to_score, rng)
         self.current: int = -1  # the unit being scheduled
         self.node_outcomes = NodeOutcomes({n.name: i for i, n in enumerate(self.snapshot.nodes)})
+        self._candidates: dict[tuple[str, ...], list[NodeInfo]] = {}
 
     # --- the queue ---------------------------------------------------------------------------------
 
@@ -254,10 +257,15 @@ class Run:
         return self.outcome(unit, pod, result, nodes, self.dra.steps - steps, attempt, profile)
 
     def candidates(self, unit: Unit) -> list[NodeInfo]:
-        allowed = set(unit.nodes)
-        if self.cluster.candidates is not None:
-            allowed &= set(self.cluster.candidates)
-        return [n for n in self.snapshot.nodes if n.name in allowed]
+        """The snapshot's nodes the unit may use, in its order (units mostly name the same nodes: found
+        once per list)."""
+        found = self._candidates.get(unit.nodes)
+        if found is None:
+            allowed = set(unit.nodes)
+            if self.cluster.candidates is not None:
+                allowed &= set(self.cluster.candidates)
+            found = self._candidates[unit.nodes] = [n for n in self.snapshot.nodes if n.name in allowed]
+        return list(found)
 
     def outcome(
         self,
@@ -269,7 +277,7 @@ class Run:
         attempt: int,
         profile: str,
     ) -> UnitOutcome:
-        deciders = [a for a in result.answers.values() if a.decided_by]
+        deciders = list(filter(_DECIDED_BY, result.answers.values()))
         decided_by = deciders[0].decided_by if deciders else ""
         note = "; ".join(a.note for a in deciders if a.note)
         node_outcomes = self.node_outcomes.of(result, nodes)
@@ -390,11 +398,11 @@ def _pod_events(outcome: UnitOutcome) -> bool:
     record = outcome.record
     if not isinstance(record, Record):
         return False
+    # Nodes share their verdicts' maps (the memo's): each map looked at once.
+    records = record.filters.values()
+    distinct = dict(zip(map(id, records), records, strict=True)).values()
     return any(
-        plugin in _POD_EVENTS
-        for verdicts in record.filters.values()
-        for plugin, v in verdicts.items()
-        if v != "passed"
+        plugin in _POD_EVENTS for verdicts in distinct for plugin, v in verdicts.items() if v != "passed"
     )
 
 

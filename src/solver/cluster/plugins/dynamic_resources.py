@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from ...node_fit import shortfalls, unit_demand
@@ -56,6 +57,7 @@ class AllocatorError(Exception):
 # node resources its devices map to); see _ANSWER_*.
 Effect = tuple[str, NodeAnswer, int, Mapping[str, int] | None]
 _ANSWER_KEPT, _ANSWER_SET, _ANSWER_DROPPED = range(3)
+_NODE_ANSWER = itemgetter(0, 1)
 
 
 @dataclass
@@ -102,6 +104,18 @@ class CycleData(StateData):
         if mapped is not None:
             self.mapped[node] = mapped
         self.last = effect
+
+    def apply_many(self, effects: list[Effect]) -> None:
+        """`apply` of each effect in turn (each on a node of its own)."""
+        self.seen.update(map(_NODE_ANSWER, effects))
+        for node, answer, fate, mapped in effects:
+            if fate == _ANSWER_SET:
+                self.answers[node] = answer
+            elif fate == _ANSWER_DROPPED:
+                self.answers.pop(node, None)
+            if mapped is not None:
+                self.mapped[node] = mapped
+        self.last = effects[-1]
 
 
 class DynamicResources(Plugin):
@@ -208,6 +222,10 @@ class DynamicResources(Plugin):
     def memo_loader(self, state: CycleState) -> Callable[[Any], None] | None:
         data: CycleData | None = state.read(NAME)
         return data.apply if data is not None else None
+
+    def memo_load_many(self, state: CycleState) -> Callable[[list[Any]], None] | None:
+        data: CycleData | None = state.read(NAME)
+        return data.apply_many if data is not None else None
 
     def post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
