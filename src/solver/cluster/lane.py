@@ -32,6 +32,9 @@ Record = dict[str, str]
 Evaluate = Callable[[int], "tuple[Status | None, Record]"]
 # Puts back, for one filter with effects, what it left for the nodes of a stretch (in order).
 LoadMany = Callable[[list[Any]], None]
+# What a pass gives: the verdicts of the nodes it evaluated and their rejections (by node, in its
+# order), and the nodes that passed. Never changed once made (cycles share them).
+Evaluated = tuple[dict[str, Record], dict[str, Status], list[NodeInfo]]
 
 
 class Lane:
@@ -46,7 +49,12 @@ class Lane:
         self.passed: list[bool] = [False] * size
         # What each filter with effects left for each node (None: nothing).
         self.lefts: list[list[Any]] = [[None] * size for _ in range(effects)]
+        # What a reader made of each node's verdict (node_outcomes.py), until the verdict changes.
+        self.notes: list[Any] = [None] * size
         self._passed_before: list[int] | None = None  # passed[:i] counted, for each i (None: to rebuild)
+        # The last pass over the whole snapshot, while no verdict changed since: (start, want, how many
+        # nodes it evaluated, what it gave).
+        self.last: tuple[int, int, int, Evaluated] | None = None
 
     # --- one node ------------------------------------------------------------------------------------
 
@@ -63,8 +71,10 @@ class Lane:
         lefts: Sequence[Any],
     ) -> None:
         """The verdict on node i (generation None: good for this cycle only)."""
+        self.last = None
         self.generations[i] = generation
         self.versions[i] = version
+        self.notes[i] = None
         self.statuses[i] = status
         self.records[i] = record
         if self.passed[i] != (status is None):
@@ -111,9 +121,21 @@ class Lane:
         self._load(loads, start, at, end)
         return end
 
-    def evaluated(
-        self, names: Sequence[str], nodes: Sequence[NodeInfo], start: int, end: int
-    ) -> tuple[dict[str, Record], dict[str, Status], list[NodeInfo]]:
+    def again(self, start: int, want: int, loads: Sequence[LoadMany | None]) -> Evaluated | None:
+        """What the last pass gave, when this one is the same (from `start` until `want` nodes passed) and
+        no node changed since (the effects it left are put back); None otherwise."""
+        last = self.last
+        if last is None or last[0] != start or last[1] != want:
+            return None
+        self._load(loads, start, 0, last[2])
+        return last[3]
+
+    def positions(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The first `end` nodes of the rotation from `start`, as ranges of positions in the snapshot's
+        order."""
+        return sorted(self._ranges(start, 0, end))
+
+    def evaluated(self, names: Sequence[str], nodes: Sequence[NodeInfo], start: int, end: int) -> Evaluated:
         """The verdicts of the first `end` nodes of the rotation, their rejections, and the nodes that
         passed, in the rotation's order."""
         parts = self._ranges(start, 0, end)

@@ -121,8 +121,14 @@ class Filters:
         versions = self.versions.all(order.names)
         changed = lane.changed(list(map(_GENERATION, order.nodes)), versions)
         loads = [p.memo_load_many(self.state) for p in self.effects]
+        if not changed:
+            again = lane.again(start, want, loads)
+            if again is not None:
+                return again
         end = lane.walk(start, want, changed, lambda i: self._evaluate(i, order.nodes[i], versions[i]), loads)
-        return lane.evaluated(order.names, order.nodes, start, end)
+        got = lane.evaluated(order.names, order.nodes, start, end)
+        lane.last = (start, want, end, got)
+        return got
 
     def _evaluate(self, i: int, node: NodeInfo, version: Any) -> tuple[Status | None, dict[str, str]]:
         record: dict[str, str] = {}

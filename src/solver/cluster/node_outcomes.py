@@ -17,6 +17,7 @@ from ..units import NodeAnswer
 from .cycle import CycleResult
 from .framework import NodeInfo
 from .framework import Status as Rejection
+from .lane import Lane
 
 _Key = tuple[str, Status, tuple[str, ...] | None, int]
 _OUTCOME = itemgetter(2)
@@ -28,16 +29,27 @@ class NodeOutcomes:
 
     def __init__(self, position: Mapping[str, int]) -> None:
         self.position = position
+        self.names = sorted(position, key=position.__getitem__)
         self.known: dict[_Key, NodeOutcome] = {}
         # (node, the identities of its status and DRA answer) -> (the status, the answer, the outcome):
         # most nodes of a cycle show the same objects as in an earlier cycle (the memo's), kept alive here.
         self.by_identity: dict[tuple[str, int, int], tuple[Any, Any, NodeOutcome]] = {}
+        self.last: tuple[CycleResult, tuple[NodeOutcome, ...]] | None = None  # pods that repeat a cycle
 
     def of(self, result: CycleResult, nodes: Sequence[NodeInfo]) -> tuple[NodeOutcome, ...]:
         """The outcomes of the nodes the cycle looked at, in `nodes` order (the snapshot's)."""
+        if self.last is not None and self.last[0] is result:
+            return self.last[1]
+        made = self._of_cycle(result, nodes)
+        self.last = (result, made)
+        return made
+
+    def _of_cycle(self, result: CycleResult, nodes: Sequence[NodeInfo]) -> tuple[NodeOutcome, ...]:
         statuses, filters = result.statuses, result.filters
         if result.pre_filter or result.undecided:
             return self._of(result, nodes)
+        if result.window is not None:
+            return self._of_lane(result, *result.window)
         # Only the nodes Filter looked at have an outcome (often a few of many).
         names = sorted(filters.keys() | statuses.keys(), key=self.position.__getitem__)
         held = list(map(statuses.get, names))
@@ -51,6 +63,18 @@ class NodeOutcomes:
             outcome = self._one(names[i], held[i], answers[i], Status.UNSATISFIABLE)
             known[i] = self.by_identity[keys[i]] = (held[i], answers[i], outcome)
         return tuple(map(_OUTCOME, known))  # type: ignore[arg-type]
+
+    def _of_lane(self, result: CycleResult, lane: Lane, start: int, end: int) -> tuple[NodeOutcome, ...]:
+        """The outcomes of a pass a memo lane made: each node's is kept with its verdict in the lane (a
+        node's DRA answer goes with its verdict)."""
+        notes, names, answers = lane.notes, self.names, result.answers
+        out: list[NodeOutcome] = []
+        for lo, hi in lane.positions(start, end):
+            for i in compress(range(lo, hi), map(is_, notes[lo:hi], repeat(None))):
+                name = names[i]
+                notes[i] = self._one(name, lane.statuses[i], answers.get(name), Status.UNSATISFIABLE)
+            out.extend(notes[lo:hi])
+        return tuple(out)
 
     def _of(self, result: CycleResult, nodes: Sequence[NodeInfo]) -> tuple[NodeOutcome, ...]:
         out = []

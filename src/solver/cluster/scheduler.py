@@ -337,6 +337,7 @@ class Run:
             attempts=attempt,
             profile=profile,
             message=result.message if not result.node else "",
+            rejected_by=result.rejected_by(),
         )
 
     # --- nominations and preemption ------------------------------------------------------------------
@@ -398,11 +399,13 @@ def _pod_events(outcome: UnitOutcome) -> bool:
     record = outcome.record
     if not isinstance(record, Record):
         return False
-    # Nodes share their verdicts' maps (the memo's): each map looked at once.
-    records = record.filters.values()
-    distinct = dict(zip(map(id, records), records, strict=True)).values()
+    if record.rejected_by is not None:
+        return not record.rejected_by.isdisjoint(_POD_EVENTS)
     return any(
-        plugin in _POD_EVENTS for verdicts in distinct for plugin, v in verdicts.items() if v != "passed"
+        plugin in _POD_EVENTS
+        for verdicts in record.filters.values()
+        for plugin, v in verdicts.items()
+        if v != "passed"
     )
 
 
