@@ -130,10 +130,14 @@ class Cycle:
         if not feasible:
             feasible = self._filter(out, state, pod, candidates, nominated, len(nodes), memo)
         out.feasible = len(feasible)
-        if not feasible:
-            key = self._failure_key(pod, post_filter, memo, out, nominated) if absent is None else None
+        key = None
+        if not feasible and absent is None:
+            key = self._failure_key(pod, post_filter, memo, out, nominated)
             if key is not None and key in self.failed and self.failed[key][0] is out.filters:
                 return self.failed[key][1]
+        if memo is not None:
+            memo.settle()
+        if not feasible:
             everything = dict(out.statuses)
             if absent is not None:
                 for n in nodes:

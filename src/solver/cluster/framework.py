@@ -119,6 +119,10 @@ class NodeInfo:
         "score_requested",
     )
 
+    # Grows whenever a pod with pod (anti-)affinity joins or leaves any node (Snapshot's lists of the nodes
+    # that hold one stand until then).
+    affinity_changes: ClassVar[int] = 0
+
     def __init__(self, node: Node) -> None:
         self.node = node
         self.name = node.name
@@ -143,8 +147,10 @@ class NodeInfo:
         self.ports.update(pod.ports)
         if pod.has_affinity:
             self.affinity_pods.append(pod)
+            NodeInfo.affinity_changes += 1
         if pod.required_anti_affinity:
             self.anti_affinity_pods.append(pod)
+            NodeInfo.affinity_changes += 1
         self.generation += 1
 
     def remove_pod(self, pod: Pod) -> bool:
@@ -161,8 +167,10 @@ class NodeInfo:
             _add(self.score_requested, mapped, -1)
         self.ports.subtract(p.ports)
         self.ports = +self.ports
-        self.affinity_pods = [q for q in self.affinity_pods if q.key != p.key]
-        self.anti_affinity_pods = [q for q in self.anti_affinity_pods if q.key != p.key]
+        if p.has_affinity or p.required_anti_affinity:
+            self.affinity_pods = [q for q in self.affinity_pods if q.key != p.key]
+            self.anti_affinity_pods = [q for q in self.anti_affinity_pods if q.key != p.key]
+            NodeInfo.affinity_changes += 1
         self.generation += 1
         return True
 
@@ -200,16 +208,27 @@ class Snapshot:
     def __init__(self, nodes: Iterable[NodeInfo]) -> None:
         self.nodes: list[NodeInfo] = list(nodes)
         self.by_name: dict[str, NodeInfo] = {n.name: n for n in self.nodes}
+        self._affinity: dict[str, tuple[int, list[NodeInfo]]] = {}
 
     def get(self, name: str) -> NodeInfo | None:
         return self.by_name.get(name)
 
     def with_affinity(self) -> list[NodeInfo]:
         """Nodes with at least one pod that has pod (anti-)affinity (HavePodsWithAffinityList)."""
-        return [n for n in self.nodes if n.affinity_pods]
+        return self._holding("affinity_pods")
 
     def with_required_anti_affinity(self) -> list[NodeInfo]:
-        return [n for n in self.nodes if n.anti_affinity_pods]
+        return self._holding("anti_affinity_pods")
+
+    def _holding(self, pods: str) -> list[NodeInfo]:
+        """The nodes whose list `pods` is not empty, found again only after such pods came or went."""
+        known = self._affinity.get(pods)
+        if known is None or known[0] != NodeInfo.affinity_changes:
+            known = self._affinity[pods] = (
+                NodeInfo.affinity_changes,
+                [n for n in self.nodes if getattr(n, pods)],
+            )
+        return list(known[1])
 
 
 class StateData:

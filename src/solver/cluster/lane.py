@@ -106,10 +106,10 @@ class Lane:
             more = self._passed(start, at, position)
             if found + more >= want:
                 end = self._nth(start, at, position, want - found) + 1
-                self._load(loads, start, at, end)
+                self.load(loads, start, at, end)
                 return end
             found += more
-            self._load(loads, start, at, position)
+            self.load(loads, start, at, position)
             status, _ = evaluate(i)
             at = position + 1
             if status is None:
@@ -118,16 +118,15 @@ class Lane:
                     return at
         more = self._passed(start, at, n)
         end = self._nth(start, at, n, want - found) + 1 if found + more >= want else n
-        self._load(loads, start, at, end)
+        self.load(loads, start, at, end)
         return end
 
-    def again(self, start: int, want: int, loads: Sequence[LoadMany | None]) -> Evaluated | None:
+    def again(self, start: int, want: int) -> Evaluated | None:
         """What the last pass gave, when this one is the same (from `start` until `want` nodes passed) and
-        no node changed since (the effects it left are put back); None otherwise."""
+        no node changed since; None otherwise. The effects it left are not put back (`load`)."""
         last = self.last
         if last is None or last[0] != start or last[1] != want:
             return None
-        self._load(loads, start, 0, last[2])
         return last[3]
 
     def positions(self, start: int, end: int) -> list[tuple[int, int]]:
@@ -179,7 +178,8 @@ class Lane:
             return [(lo, lo + b - a)]
         return [(lo, n), (0, lo + b - a - n)]
 
-    def _load(self, loads: Sequence[LoadMany | None], start: int, a: int, b: int) -> None:
+    def load(self, loads: Sequence[LoadMany | None], start: int, a: int, b: int) -> None:
+        """Puts back what the filters with effects left for the nodes of rotation positions [a, b)."""
         for load, column in zip(loads, self.lefts, strict=True):
             if load is None or a >= b:
                 continue

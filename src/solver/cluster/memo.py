@@ -95,6 +95,7 @@ class Filters:
         self.versions = versions
         self.effects = effects
         self.loaders = [p.memo_loader(state) for p in effects]
+        self.unsettled: tuple[int, int] | None = None  # a pass whose effects are not put back yet
 
     def run(self, node: NodeInfo) -> tuple[Status | None, dict[str, str]]:
         """The node's first rejection (None: it passes) and the verdict of each plugin that ran."""
@@ -120,15 +121,25 @@ class Filters:
         order, lane = self.order, self.lane
         versions = self.versions.all(order.names)
         changed = lane.changed(list(map(_GENERATION, order.nodes)), versions)
-        loads = [p.memo_load_many(self.state) for p in self.effects]
         if not changed:
-            again = lane.again(start, want, loads)
+            again = lane.again(start, want)
             if again is not None:
+                # What the filters left for these nodes is put back when the cycle needs it (`settle`):
+                # a pod that repeats a failed cycle takes its result without.
+                self.unsettled = (start, lane.last[2]) if lane.last is not None else None
                 return again
+        loads = [p.memo_load_many(self.state) for p in self.effects]
         end = lane.walk(start, want, changed, lambda i: self._evaluate(i, order.nodes[i], versions[i]), loads)
         got = lane.evaluated(order.names, order.nodes, start, end)
         lane.last = (start, want, end, got)
         return got
+
+    def settle(self) -> None:
+        """Puts back what the filters left for the nodes of a pass taken from the lane, if not done yet."""
+        if self.unsettled is not None:
+            start, end = self.unsettled
+            self.unsettled = None
+            self.lane.load([p.memo_load_many(self.state) for p in self.effects], start, 0, end)
 
     def _evaluate(self, i: int, node: NodeInfo, version: Any) -> tuple[Status | None, dict[str, str]]:
         record: dict[str, str] = {}
