@@ -19,8 +19,8 @@ every cycle, the resulting per-node score maps shared between cycles that reach 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from itertools import repeat
-from operator import attrgetter, is_
+from itertools import compress, repeat
+from operator import attrgetter, is_, ne, or_
 from typing import Any
 
 from .facts import Pod
@@ -30,6 +30,7 @@ from .lane import Lane
 ENABLED = True
 
 _GENERATION = attrgetter("generation")
+_NAME = attrgetter("name")
 
 RunFilters = Callable[[CycleState, Pod, NodeInfo, "dict[str, str] | None"], "Status | None"]
 
@@ -158,6 +159,31 @@ class Filters:
         return status, record
 
 
+class _RawScores:
+    """The memoizable score plugins' raw scores of each node of the snapshot (by position) for one set of
+    keys, with the node's generation and version they hold for."""
+
+    def __init__(self, size: int) -> None:
+        self.generations: list[int | None] = [None] * size
+        self.versions: list[Hashable] = [None] * size
+        self.rows: list[tuple[int, ...]] = [()] * size
+
+    def missing(self, at: list[int], generations: list[int], versions: list[Hashable]) -> list[int]:
+        """Which of the nodes at positions `at` (with their generations and versions now) have no scores
+        that hold, by their place in `at`."""
+        held = map(
+            or_,
+            map(ne, generations, map(self.generations.__getitem__, at)),
+            map(ne, versions, map(self.versions.__getitem__, at)),
+        )
+        return list(compress(range(len(at)), held))
+
+    def keep(self, i: int, generation: int, version: Hashable, row: tuple[int, ...]) -> None:
+        self.generations[i] = generation
+        self.versions[i] = version
+        self.rows[i] = row
+
+
 class NodeMemo:
     """What one framework's cycles of a scheduling run reuse (a new run starts empty)."""
 
@@ -166,7 +192,7 @@ class NodeMemo:
         self.run_filters = run_filters
         self.order = Order(nodes)  # the snapshot's nodes
         self.verdicts: dict[Hashable, Lane] = {}
-        self.raw: dict[Hashable, dict[str, tuple[int, Hashable, tuple[int, ...]]]] = {}
+        self.raw: dict[Hashable, _RawScores] = {}
         self.assembled: dict[Hashable, dict[tuple[int, ...], Assembled]] = {}
 
     def filters(self, state: CycleState, pod: Pod) -> Filters | None:
@@ -198,33 +224,30 @@ class NodeMemo:
         kept = [i for i, key in enumerate(keys) if key is not None]
         if not kept:
             return [[p.score(state, pod, n) for n in nodes] for p in plugins]
-        table = self.raw.setdefault(tuple((plugins[i].name, keys[i]) for i in kept), {})
         versions = _Versions([plugins[i] for i in kept])
-        one = versions.one
-        rows: list[tuple[int, ...] | None] = []
-        missing: list[tuple[int, NodeInfo, Hashable]] = []
-        for n in nodes:
-            entry = table.get(n.name)
-            version = one.get(n.name, 0) if one is not None else versions.of(n.name)
-            if entry is not None and entry[0] == n.generation and entry[1] == version:
-                rows.append(entry[2])
-            else:
-                missing.append((len(rows), n, version))
-                rows.append(None)
+        key = tuple((plugins[i].name, keys[i]) for i in kept)
+        raw = self.raw.get(key)
+        if raw is None:
+            raw = self.raw[key] = _RawScores(len(self.order.nodes))
+        names = list(map(_NAME, nodes))
+        at = list(map(self.order.position.get, names, repeat(-1)))
+        if -1 in at or not all(map(is_, map(self.order.nodes.__getitem__, at), nodes)):
+            # Nodes of another snapshot: scored as they are.
+            return [[p.score(state, pod, n) for n in nodes] for p in plugins]
+        generations = list(map(_GENERATION, nodes))
+        now = versions.all(names)
+        missing = raw.missing(at, generations, now)
         out: list[list[int]] = []
         fresh: list[list[int]] = []
         for i, plugin in enumerate(plugins):
             if keys[i] is None:
                 out.append([plugin.score(state, pod, n) for n in nodes])
             else:
-                computed = [plugin.score(state, pod, n) for _, n, _ in missing]
-                fresh.append(computed)
+                fresh.append([plugin.score(state, pod, nodes[k]) for k in missing])
                 out.append([])
-        for k, (at, n, version) in enumerate(missing):
-            row = tuple(computed[k] for computed in fresh)
-            table[n.name] = (n.generation, version, row)
-            rows[at] = row
-        for j, column in enumerate(zip(*(row for row in rows if row is not None), strict=True)):
+        for j, k in enumerate(missing):
+            raw.keep(at[k], generations[k], now[k], tuple(computed[j] for computed in fresh))
+        for j, column in enumerate(zip(*map(raw.rows.__getitem__, at), strict=True)):
             out[kept[j]] = list(column)
         return out
 
