@@ -12,7 +12,9 @@ the text is made once per object and the annotations are joined from the parts. 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from itertools import compress, repeat
+from operator import add, is_, itemgetter
 from typing import Any
 
 from .solution import UnitOutcome
@@ -49,10 +51,13 @@ class SchedulerAnnotations:
     """Writes the scheduler's result annotations on pods; one writer per rendering keeps the parts it made."""
 
     def __init__(self) -> None:
-        # id of a node's verdicts or scores -> (the object, kept alive so the id stays its own; its text)
-        self._parts: dict[int, tuple[Any, str]] = {}
-        self._finals: dict[tuple[int, int], tuple[Any, str]] = {}
-        self._names: dict[str, str] = {}
+        # id of a node's verdicts (scores) -> (the map, kept alive so the id stays its own; its text)
+        self._verdicts: dict[Hashable, tuple[Any, str]] = {}
+        self._scores: dict[Hashable, tuple[Any, str]] = {}
+        self._finals: dict[Hashable, tuple[Any, str]] = {}
+        self._names: dict[str, str] = {}  # node -> its name as a key: '"<node>":'
+        # The last pod's verdicts by node and their text: pods that repeat a cycle share its verdicts.
+        self._last: tuple[Any, str] | None = None
 
     def write(self, doc: dict[str, Any], outcome: UnitOutcome) -> None:
         record = outcome.record
@@ -65,12 +70,21 @@ class SchedulerAnnotations:
             return
         if record.pre_filter:
             notes[PREFILTER_RESULT] = _json(record.pre_filter)
-        notes[FILTER_RESULT] = self._by_node({n: self._part(v, _json) for n, v in record.filters.items()})
-        if record.scores:
-            notes[SCORE_RESULT] = self._by_node({n: self._part(s, _texts) for n, s in record.scores.items()})
-            notes[FINAL_SCORE_RESULT] = self._by_node(
-                {n: self._final(s, record.totals[n]) for n, s in record.weighted.items()}
+        if self._last is None or self._last[0] is not record.filters:
+            filters = record.filters
+            self._last = (
+                filters,
+                self._by_node(filters, list(map(id, filters.values())), self._verdicts, _json),
             )
+        notes[FILTER_RESULT] = self._last[1]
+        if record.scores:
+            scores = record.scores
+            notes[SCORE_RESULT] = self._by_node(scores, list(map(id, scores.values())), self._scores, _texts)
+            weighted = record.weighted
+            finals = list(
+                zip(map(id, weighted.values()), map(record.totals.__getitem__, weighted), strict=True)
+            )
+            notes[FINAL_SCORE_RESULT] = self._by_node(weighted, finals, self._finals, _final)
         if record.selected:
             notes[SELECTED_NODE] = record.selected
         if record.nominated and not record.selected:
@@ -79,35 +93,39 @@ class SchedulerAnnotations:
             notes[VICTIMS] = _json(list(record.victims))
         doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
 
-    def _part(self, value: Mapping[str, Any], text: Any) -> str:
-        found = self._parts.get(id(value))
-        if found is None:
-            found = self._parts[id(value)] = (value, text(value))
-        return found[1]
-
-    def _final(self, weighted: Mapping[str, int], total: int) -> str:
-        key = (id(weighted), total)
-        found = self._finals.get(key)
-        if found is None:
-            value = {**{p: str(v) for p, v in weighted.items()}, "total": str(total)}
-            found = self._finals[key] = (weighted, _json(value))
-        return found[1]
-
-    def _by_node(self, parts: Mapping[str, str]) -> str:
-        """The JSON object of the nodes' texts (made already), as `_json` would write the whole mapping."""
-        names = self._names
-        items = []
-        for node, text in parts.items():
-            name = names.get(node)
-            if name is None:
-                name = names[node] = _json(node)
-            items.append(f"{name}:{text}")
-        return "{" + ",".join(items) + "}"
+    def _by_node(
+        self,
+        by_node: Mapping[str, Any],
+        keys: Sequence[Hashable],
+        made: dict[Hashable, tuple[Any, str]],
+        text: Callable[[Any, Any], str],
+    ) -> str:
+        """`_json(by_node)` with each node's part written as `text` writes it, once per key in `made` (the
+        keys name the parts: the identity of a shared map)."""
+        nodes = list(by_node)
+        names = list(map(self._names.get, nodes))
+        for i in compress(range(len(names)), map(is_, names, repeat(None))):
+            names[i] = self._names[nodes[i]] = _json(nodes[i]) + ":"
+        parts: list[Any] = list(map(made.get, keys))
+        if None in parts:
+            values = list(by_node.values())
+            for i in compress(range(len(parts)), map(is_, parts, repeat(None))):
+                parts[i] = made[keys[i]] = (values[i], text(values[i], keys[i]))
+        return "{" + ",".join(map(add, names, map(_TEXT, parts))) + "}"
 
 
-def _texts(scores: Mapping[str, int]) -> str:
+_TEXT = itemgetter(1)
+
+
+def _texts(scores: Mapping[str, int], _: Hashable = None) -> str:
     return _json({p: str(v) for p, v in scores.items()})
 
 
-def _json(value: Any) -> str:
+def _final(weighted: Mapping[str, int], key: tuple[int, int]) -> str:
+    """A node's weighted scores and their total (the second part of its key)."""
+    total = key[1]
+    return _json({**{p: str(v) for p, v in weighted.items()}, "total": str(total)})
+
+
+def _json(value: Any, _: Hashable = None) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
