@@ -15,6 +15,7 @@ Vocabulary (as in the structured allocator):
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -247,13 +248,14 @@ class InUse:
     """Derived from claims that already have status.allocation (admin-access results ignored).
 
     Devices are named by `driver/pool/device` (Device.ref), as the allocator identifies them:
-    the same device name in another generation of its pool is the same device.
+    the same device name in another generation of its pool is the same device. A scheduling run's
+    searches read its growing state through one (`DraContext.in_use`), never while it changes.
     """
 
-    exclusive: frozenset[str] = frozenset()
+    exclusive: AbstractSet[str] = frozenset()
     # device -> capacity already consumed by its shares, keyed by fully-qualified capacity name
     shared_capacity: Mapping[str, Mapping[str, Fraction]] = field(default_factory=dict)
-    shared: frozenset[str] = frozenset()  # devices with at least one live share
+    shared: AbstractSet[str] = frozenset()  # devices with at least one live share
 
     def allocated(self, device: str) -> bool:
         """Counts toward counters (each device once, however many shares it has)."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import uuid
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from ..translate.dra.build import Built
@@ -24,6 +24,7 @@ from ..translate.quantity import Format, Quantity
 from .node_fit import claim_amounts
 from .node_selector import for_allocation
 from .problem import NodeSelectorTerm, Toleration
+from .result_annotations import PREEMPTED_BY, SchedulerAnnotations, annotate
 from .solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 
 
@@ -97,6 +98,34 @@ class Renderer:
         self.solution = solution
         self.messages = messages or {}  # unit id -> explain's summary, after the engine's message
         self.on = self.problem.features.__contains__
+        self.annotations = SchedulerAnnotations()
+
+    @cached_property
+    def classes(self) -> dict[str, Any]:
+        return {o.name: o for o in self.built.objects.of_kind("DeviceClass")}
+
+    @cached_property
+    def placed(self) -> dict[int, tuple[ClaimAllocation, UnitOutcome]]:
+        """Claim id -> its allocation and the unit that made it (the first unit that allocated the claim)."""
+        out: dict[int, tuple[ClaimAllocation, UnitOutcome]] = {}
+        for outcome in self.solution.units:
+            for allocation in outcome.allocations:
+                out.setdefault(allocation.claim, (allocation, outcome))
+        return out
+
+    @cached_property
+    def claim_users(self) -> dict[int, list[Any]]:
+        """Claim id -> the pods placed with it, in the units' order."""
+        out: dict[int, list[Any]] = {}
+        for unit, pod_unit in zip(self.problem.units, self.built.pods, strict=False):
+            if self.solution.units[unit.id].status == Status.ALLOCATED:
+                for claim_id in dict.fromkeys(unit.claims):
+                    out.setdefault(claim_id, []).append(pod_unit.pod)
+        return out
+
+    def allocation_of(self, claim_id: int) -> ClaimAllocation | None:
+        found = self.placed.get(claim_id)
+        return found[0] if found is not None else None
 
     # --- results -------------------------------------------------------------------------------------
 
@@ -134,7 +163,7 @@ class Renderer:
         spec = claim.spec
         requests = spec.devices.requests or []
         claim_fact = self.problem.claims[allocation.claim]
-        classes = {o.name: o for o in self.built.objects.of_kind("DeviceClass")}
+        classes = self.classes
         out: list[dict[str, Any]] = []
         placed: dict[str, tuple[int, int]] = {}
         chosen_names: list[str] = []
@@ -150,7 +179,7 @@ class Renderer:
                     out[i]["requests"].append(slot.result_name)
                 continue
             start = len(out)
-            for config in class_obj.model.spec.config or ():  # type: ignore[attr-defined]
+            for config in class_obj.model.spec.config or ():
                 out.append({"source": "FromClass", "requests": [slot.result_name], **_config_body(config)})
             placed[slot.device_class] = (start, len(out))
         for config in spec.devices.config or ():
@@ -175,8 +204,10 @@ class Renderer:
     def claim_object(self, claim_id: int) -> dict[str, Any]:
         source = self.built.claims[claim_id]
         doc = dump(source.obj.model) if source.obj is not None else self.generated(source)
-        allocation = self.solution.allocation_of(claim_id)
-        if allocation is not None:
+        found = self.placed.get(claim_id)
+        allocation = None
+        if found is not None:
+            allocation, outcome = found
             status = doc.setdefault("status", {})
             devices = [self.problem.devices[r.device] for r in allocation.results]
             entry: dict[str, Any] = {
@@ -189,7 +220,7 @@ class Renderer:
             if terms is not None:
                 entry["nodeSelector"] = selector_dict(terms)
             status["allocation"] = entry
-            annotate(doc, next(u for u in self.solution.units if allocation in u.allocations))
+            annotate(doc, outcome)
         users = self.users(claim_id)
         if users and (allocation is not None or self.problem.claims[claim_id].allocated):
             reserved = doc.setdefault("status", {}).setdefault("reservedFor", [])
@@ -256,12 +287,7 @@ class Renderer:
         }
 
     def users(self, claim_id: int) -> list[Any]:
-        out = []
-        for unit, pod_unit in zip(self.problem.units, self.built.pods, strict=False):
-            outcome = self.solution.units[unit.id]
-            if claim_id in unit.claims and outcome.status == Status.ALLOCATED:
-                out.append(pod_unit.pod)
-        return out
+        return self.claim_users.get(claim_id, [])
 
     def pod_object(self, unit_id: int) -> dict[str, Any]:
         pod_unit = self.built.pods[unit_id]
@@ -305,7 +331,7 @@ class Renderer:
         if status:
             doc.setdefault("status", {}).update(status)
         annotate(doc, outcome)
-        scheduler_annotations(doc, outcome)
+        self.annotations.write(doc, outcome)
         return doc
 
     def node_allocatable_statuses(self, unit_id: int) -> list[dict[str, Any]]:
@@ -313,7 +339,7 @@ class Renderer:
         unit = self.problem.units[unit_id]
         out = []
         for claim_id in unit.claims:
-            allocation = self.solution.allocation_of(claim_id)
+            allocation = self.allocation_of(claim_id)
             if allocation is None:
                 continue
             containers = unit.claim_containers.get(claim_id, ())
@@ -491,69 +517,6 @@ def with_summary(message: str, summary: str | None) -> str:
     if phrases and all(p in message for p in phrases):
         return message
     return f"{message} {summary}" if message else summary
-
-
-# What an engine that proves its answers (cpsat) says about the unit behind an object: its
-# Proof (optimal, feasible, infeasible, unknown) and, where greedy could not decide, who did and why.
-SOLVER_STATUS_ANNOTATION = "kubefit.io/solver-status"
-DECIDED_BY_ANNOTATION = "kubefit.io/decided-by"
-
-
-def annotate(doc: dict[str, Any], outcome: UnitOutcome) -> None:
-    notes = {}
-    if outcome.proof:
-        notes[SOLVER_STATUS_ANNOTATION] = outcome.proof
-    if outcome.decided_by:
-        notes[DECIDED_BY_ANNOTATION] = (
-            f"{outcome.decided_by}: {outcome.note}" if outcome.note else outcome.decided_by
-        )
-    if notes:
-        doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
-
-
-# kube-scheduler's decision on a pod, in the spirit of kube-scheduler-simulator's result annotations: JSON
-# strings `{"<node>": {"<Plugin>": "<value>"}}`.
-FILTER_RESULT = "kubefit.io/filter-result"
-PREFILTER_RESULT = "kubefit.io/prefilter-result"
-PRE_ENQUEUE_RESULT = "kubefit.io/preenqueue-result"
-SCORE_RESULT = "kubefit.io/score-result"
-FINAL_SCORE_RESULT = "kubefit.io/finalscore-result"
-SELECTED_NODE = "kubefit.io/selected-node"
-NOMINATED_NODE = "kubefit.io/nominated-node"
-VICTIMS = "kubefit.io/preemption-victims"
-PREEMPTED_BY = "kubefit.io/preempted-by"
-
-
-def scheduler_annotations(doc: dict[str, Any], outcome: UnitOutcome) -> None:
-    record = outcome.record
-    if record is None:
-        return
-    notes: dict[str, str] = {}
-    if record.gated:
-        notes[PRE_ENQUEUE_RESULT] = record.gated
-        doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
-        return
-    if record.pre_filter:
-        notes[PREFILTER_RESULT] = _json(record.pre_filter)
-    notes[FILTER_RESULT] = _json(record.filters)
-    if record.scores:
-        notes[SCORE_RESULT] = _json({n: {p: str(v) for p, v in s.items()} for n, s in record.scores.items()})
-        final = {
-            n: {**{p: str(v) for p, v in s.items()}, "total": str(record.totals[n])}
-            for n, s in record.weighted.items()
-        }
-        notes[FINAL_SCORE_RESULT] = _json(final)
-    if record.selected:
-        notes[SELECTED_NODE] = record.selected
-    if record.nominated and not record.selected:
-        notes[NOMINATED_NODE] = record.nominated
-    if record.victims:
-        notes[VICTIMS] = _json(list(record.victims))
-    doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _config_body(config: Any) -> dict[str, Any]:

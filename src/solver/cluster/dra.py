@@ -20,7 +20,7 @@ from typing import Any
 from ..adjustment import Adjustment
 from ..claim_holds import ClaimHold, HeldDevice, delta_of, give_back, share_counts
 from ..engines import Budget
-from ..problem import Claim, InUse, Problem, SelectableTable, Unit
+from ..problem import Claim, InUse, Problem, SelectableTable, Slot, Unit
 from ..solution import ClaimAllocation, Status
 from ..units import NodeAnswer, NodeSearch, State
 
@@ -38,6 +38,10 @@ class DraContext:
     _device_nodes: dict[int, tuple[str, ...]] | None = field(default=None, init=False)
     _cache: dict[tuple[Any, str, int], NodeAnswer] = field(default_factory=dict, init=False)
     _signatures: dict[tuple[int, ...], Any] = field(default_factory=dict, init=False)
+    # Selection columns by their outcomes: column -> the first column with the same outcomes, and the
+    # columns seen by the hash of their outcomes.
+    _same: dict[int, int] = field(default_factory=dict, init=False)
+    _by_hash: dict[int, list[int]] = field(default_factory=dict, init=False)
     steps: int = 0
     shares: dict[str, int] = field(default_factory=dict, init=False)
     reuse: bool = True  # answers reused while their node's version stands (off: every search runs)
@@ -52,8 +56,12 @@ class DraContext:
     # --- in-use state ----------------------------------------------------------------------------
 
     def in_use(self) -> InUse:
+        """The devices in use as the searches see them: the run's state itself, not a copy (a copy per
+        placement costs a pass over every device in use, each time). No search runs while a commit or a
+        release changes it, and none keeps it."""
         if self._frozen is None:
-            self._frozen = self.state.freeze()
+            state = self.state
+            self._frozen = InUse(state.exclusive, state.capacity, state.shared)
         return self._frozen
 
     def pending(self, unit: Unit) -> list[Claim]:
@@ -136,7 +144,9 @@ class DraContext:
 
     def signature(self, unit: Unit, pending: Sequence[Claim]) -> Any:
         """What the search depends on besides the node: the pending claims' content (the selector outcomes
-        by their shared column), or None when claims cannot be compared that way."""
+        by their shared column), or None when claims cannot be compared that way. Classes that select the
+        same devices alike search alike (a class's name only shows in the error for a class that is
+        missing): 25 classes backing 25 extended resources with one selector share their answers."""
         ids = tuple(c.id for c in pending)
         if ids in self._signatures:
             return self._signatures[ids]
@@ -150,13 +160,32 @@ class DraContext:
                     slots = []
                     for si, slot in enumerate(request.slots):
                         column = table.slots.get((claim.id, ri, si))
-                        slots.append((column[0] if column is not None else None, slot.key()))
+                        if column is None or not slot.class_exists or not slot.device_class:
+                            slots.append((None if column is None else column[0], slot.key()))
+                        else:
+                            slots.append((self._same_outcomes(table, column[0]), _classless(slot)))
                     requests.append((request.name, request.first_available, tuple(slots)))
                 containers = len(unit.claim_containers.get(claim.id, ()))
                 parts.append((tuple(requests), claim.constraints, containers))
             signature = tuple(parts)
         self._signatures[ids] = signature
         return signature
+
+    def _same_outcomes(self, table: SelectableTable, column: int) -> int:
+        """The first column seen with the same outcomes as `column` (compared once per column)."""
+        found = self._same.get(column)
+        if found is None:
+            outcomes = table.columns[column]
+            alike = self._by_hash.setdefault(hash(tuple(outcomes.items())), [])
+            found = next((c for c in alike if table.columns[c] == outcomes), column)
+            if found == column:
+                alike.append(column)
+            self._same[column] = found
+        return found
+
+
+def _classless(slot: Slot) -> tuple[object, ...]:
+    return replace(slot, device_class="").key()
 
 
 _NO_VIEW = NodeAnswer(Status.UNSATISFIABLE, message="cannot allocate all claims")

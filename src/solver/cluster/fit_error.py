@@ -9,19 +9,20 @@ for the histogram.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
+from itertools import chain
+from operator import attrgetter
 
 from .framework import Status
 
 NO_NODE_AVAILABLE = "0/{} nodes are available"
+_REASONS = attrgetter("reasons")
 
 
 def histogram(num_all_nodes: int, statuses: Mapping[str, Status], absent: Status | None = None) -> list[str]:
     """`<count> <reason>` entries, sorted as strings."""
-    counts: dict[str, int] = {}
-    for status in statuses.values():
-        for reason in status.reasons:
-            counts[reason] = counts.get(reason, 0) + 1
+    counts = Counter(chain.from_iterable(map(_REASONS, statuses.values())))
     missing = num_all_nodes - len(statuses)
     if missing > 0 and absent is not None:
         for reason in absent.reasons:

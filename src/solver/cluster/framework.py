@@ -106,6 +106,7 @@ class NodeInfo:
     """
 
     __slots__ = (
+        "_lowest",
         "affinity_pods",
         "anti_affinity_pods",
         "extra",
@@ -118,6 +119,10 @@ class NodeInfo:
         "score_requested",
     )
 
+    # Grows whenever a pod with pod (anti-)affinity joins or leaves any node (Snapshot's lists of the nodes
+    # that hold one stand until then).
+    affinity_changes: ClassVar[int] = 0
+
     def __init__(self, node: Node) -> None:
         self.node = node
         self.name = node.name
@@ -129,6 +134,7 @@ class NodeInfo:
         self.anti_affinity_pods: list[Pod] = []  # pods with required anti-affinity
         self.extra: dict[str, Mapping[str, int]] = {}  # pod key -> mapped node resources
         self.generation = 0
+        self._lowest: tuple[int, int | None] | None = None  # (generation, lowest priority of its pods)
 
     def add_pod(self, pod: Pod, mapped: Mapping[str, int] | None = None) -> None:
         self.pods.append(pod)
@@ -141,8 +147,10 @@ class NodeInfo:
         self.ports.update(pod.ports)
         if pod.has_affinity:
             self.affinity_pods.append(pod)
+            NodeInfo.affinity_changes += 1
         if pod.required_anti_affinity:
             self.anti_affinity_pods.append(pod)
+            NodeInfo.affinity_changes += 1
         self.generation += 1
 
     def remove_pod(self, pod: Pod) -> bool:
@@ -159,10 +167,19 @@ class NodeInfo:
             _add(self.score_requested, mapped, -1)
         self.ports.subtract(p.ports)
         self.ports = +self.ports
-        self.affinity_pods = [q for q in self.affinity_pods if q.key != p.key]
-        self.anti_affinity_pods = [q for q in self.anti_affinity_pods if q.key != p.key]
+        if p.has_affinity or p.required_anti_affinity:
+            self.affinity_pods = [q for q in self.affinity_pods if q.key != p.key]
+            self.anti_affinity_pods = [q for q in self.anti_affinity_pods if q.key != p.key]
+            NodeInfo.affinity_changes += 1
         self.generation += 1
         return True
+
+    def lowest_priority(self) -> int | None:
+        """The lowest priority among the node's pods (None: no pod), worked out once per generation."""
+        known = self._lowest
+        if known is None or known[0] != self.generation:
+            known = self._lowest = (self.generation, min((p.priority for p in self.pods), default=None))
+        return known[1]
 
     def clone(self) -> NodeInfo:
         out = NodeInfo(self.node)
@@ -191,16 +208,27 @@ class Snapshot:
     def __init__(self, nodes: Iterable[NodeInfo]) -> None:
         self.nodes: list[NodeInfo] = list(nodes)
         self.by_name: dict[str, NodeInfo] = {n.name: n for n in self.nodes}
+        self._affinity: dict[str, tuple[int, list[NodeInfo]]] = {}
 
     def get(self, name: str) -> NodeInfo | None:
         return self.by_name.get(name)
 
     def with_affinity(self) -> list[NodeInfo]:
         """Nodes with at least one pod that has pod (anti-)affinity (HavePodsWithAffinityList)."""
-        return [n for n in self.nodes if n.affinity_pods]
+        return self._holding("affinity_pods")
 
     def with_required_anti_affinity(self) -> list[NodeInfo]:
-        return [n for n in self.nodes if n.anti_affinity_pods]
+        return self._holding("anti_affinity_pods")
+
+    def _holding(self, pods: str) -> list[NodeInfo]:
+        """The nodes whose list `pods` is not empty, found again only after such pods came or went."""
+        known = self._affinity.get(pods)
+        if known is None or known[0] != NodeInfo.affinity_changes:
+            known = self._affinity[pods] = (
+                NodeInfo.affinity_changes,
+                [n for n in self.nodes if getattr(n, pods)],
+            )
+        return list(known[1])
 
 
 class StateData:
@@ -323,6 +351,18 @@ class Plugin:
 
     def memo_loader(self, state: CycleState) -> Callable[[Any], None] | None:
         return None
+
+    # The same for the nodes of a stretch at once (memo_save's values, in the cycle's order).
+    def memo_load_many(self, state: CycleState) -> Callable[[list[Any]], None] | None:
+        load = self.memo_loader(state)
+        if load is None:
+            return None
+
+        def many(lefts: list[Any]) -> None:
+            for left in lefts:
+                load(left)
+
+        return many
 
     def unreserve(self, state: CycleState, pod: Pod, node: str) -> None:
         return None

@@ -7,7 +7,9 @@ state and on a key of the pod says so (Plugin.memo_key); its verdict is kept per
 reused while the node's NodeInfo.generation and the plugin's memo_versions stand. A cycle reuses a
 node's whole Filter verdict (with what the plugins left in the cycle state for it) when every filter
 that runs is memoizable: PodTopologySpread and InterPodAffinity, which count pods on other nodes,
-never are. A node whose nominated pods join the check is evaluated as usual. Scores are reused per
+never are. A node whose nominated pods join the check is evaluated as usual. The verdicts of a key are
+kept in the snapshot's node order (lane.py), so that a cycle over every node works only on the nodes
+that changed and takes the rest in slices. Scores are reused per
 node for the memoizable score plugins, the others scored every time; normalizing and weighting run
 every cycle, the resulting per-node score maps shared between cycles that reach the same values.
 
@@ -17,36 +19,24 @@ every cycle, the resulting per-node score maps shared between cycles that reach 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from itertools import compress, repeat
+from operator import attrgetter, is_, ne, or_
 from typing import Any
 
 from .facts import Pod
 from .framework import FILTER, SCORE, CycleState, NodeInfo, Plugin, Status
+from .lane import Lane
 
 ENABLED = True
+
+_GENERATION = attrgetter("generation")
+_NAME = attrgetter("name")
 
 RunFilters = Callable[[CycleState, Pod, NodeInfo, "dict[str, str] | None"], "Status | None"]
 
 # Scores after normalizing per plugin, weighted per plugin, and their total: shared by every node whose
 # plugins' scores are the same values.
 Assembled = tuple[dict[str, int], dict[str, int], int]
-
-
-class _Verdict:
-    __slots__ = ("generation", "record", "saved", "status", "version")
-
-    def __init__(
-        self,
-        generation: int,
-        version: Hashable,
-        status: Status | None,
-        record: dict[str, str],
-        saved: tuple[tuple[int, Any], ...],
-    ) -> None:
-        self.generation = generation
-        self.version = version
-        self.status = status
-        self.record = record
-        self.saved = saved  # (position among the cycle's plugins with effects, what to leave again)
 
 
 class _Versions:
@@ -64,6 +54,26 @@ class _Versions:
             return tuple(v.get(name, 0) for v in self.many)
         return 0
 
+    def all(self, names: Sequence[str]) -> list[Hashable]:
+        if self.one is not None:
+            return list(map(self.one.get, names, repeat(0)))
+        if self.many is not None:
+            return [self.of(name) for name in names]
+        return [0] * len(names)
+
+
+class Order:
+    """The snapshot's nodes, their names and positions (what lanes are indexed by)."""
+
+    def __init__(self, nodes: Sequence[NodeInfo]) -> None:
+        self.nodes = list(nodes)
+        self.names = [n.name for n in self.nodes]
+        self.position = {name: i for i, name in enumerate(self.names)}
+
+    def covers(self, nodes: Sequence[NodeInfo]) -> bool:
+        """`nodes` are the snapshot's, all of them, in its order."""
+        return len(nodes) == len(self.nodes) and all(map(is_, nodes, self.nodes))
+
 
 class Filters:
     """One cycle's Filter runs through the memo: the verdicts of pods with the same keys."""
@@ -73,52 +83,116 @@ class Filters:
         run_filters: RunFilters,
         state: CycleState,
         pod: Pod,
-        table: dict[str, _Verdict],
+        lane: Lane,
+        order: Order,
         versions: _Versions,
         effects: list[Plugin],
     ) -> None:
         self.run_filters = run_filters
         self.state = state
         self.pod = pod
-        self.table = table
+        self.lane = lane
+        self.order = order
         self.versions = versions
-        self.one = versions.one  # the common case, read straight from the loop
         self.effects = effects
         self.loaders = [p.memo_loader(state) for p in effects]
+        self.unsettled: tuple[int, int] | None = None  # a pass whose effects are not put back yet
 
     def run(self, node: NodeInfo) -> tuple[Status | None, dict[str, str]]:
         """The node's first rejection (None: it passes) and the verdict of each plugin that ran."""
-        name = node.name
-        entry = self.table.get(name)
-        version = self.one.get(name, 0) if self.one is not None else self.versions.of(name)
-        if entry is not None and entry.generation == node.generation and entry.version == version:
-            for i, left in entry.saved:
-                loader = self.loaders[i]
-                if loader is not None:
-                    loader(left)
-            return entry.status, entry.record
+        i = self.order.position.get(node.name)
+        if i is None or self.order.nodes[i] is not node:
+            record: dict[str, str] = {}
+            return self.run_filters(self.state, self.pod, node, record), record
+        lane = self.lane
+        version = self.versions.of(node.name)
+        if not lane.valid(i, node.generation, version):
+            return self._evaluate(i, node, version)
+        for loader, lefts in zip(self.loaders, lane.lefts, strict=True):
+            left = lefts[i]
+            if loader is not None and left is not None:
+                loader(left)
+        return lane.statuses[i], lane.records[i]  # type: ignore[return-value]
+
+    def whole(
+        self, start: int, want: int
+    ) -> tuple[dict[str, dict[str, str]], dict[str, Status], list[NodeInfo]]:
+        """The cycle's Filter over every node of the snapshot (see lane.py), from `start` until `want` nodes
+        passed: the verdicts and rejections of the nodes it evaluated, and the nodes that passed."""
+        order, lane = self.order, self.lane
+        versions = self.versions.all(order.names)
+        changed = lane.changed(list(map(_GENERATION, order.nodes)), versions)
+        if not changed:
+            again = lane.again(start, want)
+            if again is not None:
+                # What the filters left for these nodes is put back when the cycle needs it (`settle`):
+                # a pod that repeats a failed cycle takes its result without.
+                self.unsettled = (start, lane.last[2]) if lane.last is not None else None
+                return again
+        loads = [p.memo_load_many(self.state) for p in self.effects]
+        end = lane.walk(start, want, changed, lambda i: self._evaluate(i, order.nodes[i], versions[i]), loads)
+        got = lane.evaluated(order.names, order.nodes, start, end)
+        lane.last = (start, want, end, got)
+        return got
+
+    def settle(self) -> None:
+        """Puts back what the filters left for the nodes of a pass taken from the lane, if not done yet."""
+        if self.unsettled is not None:
+            start, end = self.unsettled
+            self.unsettled = None
+            self.lane.load([p.memo_load_many(self.state) for p in self.effects], start, 0, end)
+
+    def _evaluate(self, i: int, node: NodeInfo, version: Any) -> tuple[Status | None, dict[str, str]]:
         record: dict[str, str] = {}
         status = self.run_filters(self.state, self.pod, node, record)
-        saved: list[tuple[int, Any]] = []
-        for i, plugin in enumerate(self.effects):
+        generation: int | None = node.generation
+        lefts: list[Any] = [None] * len(self.effects)
+        for k, plugin in enumerate(self.effects):
             if plugin.name in record:
                 ok, left = plugin.memo_save(self.state, node)
                 if not ok:
-                    return status, record
-                if left is not None:
-                    saved.append((i, left))
-        self.table[name] = _Verdict(node.generation, version, status, record, tuple(saved))
+                    # Good for this cycle only.
+                    generation, lefts = None, [None] * len(self.effects)
+                    break
+                lefts[k] = left
+        self.lane.keep(i, generation, version, status, record, lefts)
         return status, record
+
+
+class _RawScores:
+    """The memoizable score plugins' raw scores of each node of the snapshot (by position) for one set of
+    keys, with the node's generation and version they hold for."""
+
+    def __init__(self, size: int) -> None:
+        self.generations: list[int | None] = [None] * size
+        self.versions: list[Hashable] = [None] * size
+        self.rows: list[tuple[int, ...]] = [()] * size
+
+    def missing(self, at: list[int], generations: list[int], versions: list[Hashable]) -> list[int]:
+        """Which of the nodes at positions `at` (with their generations and versions now) have no scores
+        that hold, by their place in `at`."""
+        held = map(
+            or_,
+            map(ne, generations, map(self.generations.__getitem__, at)),
+            map(ne, versions, map(self.versions.__getitem__, at)),
+        )
+        return list(compress(range(len(at)), held))
+
+    def keep(self, i: int, generation: int, version: Hashable, row: tuple[int, ...]) -> None:
+        self.generations[i] = generation
+        self.versions[i] = version
+        self.rows[i] = row
 
 
 class NodeMemo:
     """What one framework's cycles of a scheduling run reuse (a new run starts empty)."""
 
-    def __init__(self, filters: Sequence[Plugin], run_filters: RunFilters) -> None:
+    def __init__(self, filters: Sequence[Plugin], run_filters: RunFilters, nodes: Sequence[NodeInfo]) -> None:
         self.filter_plugins = filters
         self.run_filters = run_filters
-        self.verdicts: dict[Hashable, dict[str, _Verdict]] = {}
-        self.raw: dict[Hashable, dict[str, tuple[int, Hashable, tuple[int, ...]]]] = {}
+        self.order = Order(nodes)  # the snapshot's nodes
+        self.verdicts: dict[Hashable, Lane] = {}
+        self.raw: dict[Hashable, _RawScores] = {}
         self.assembled: dict[Hashable, dict[tuple[int, ...], Assembled]] = {}
 
     def filters(self, state: CycleState, pod: Pod) -> Filters | None:
@@ -135,9 +209,11 @@ class NodeMemo:
                 return None
             parts.append((plugin.name, key))
             running.append(plugin)
-        table = self.verdicts.setdefault(tuple(parts), {})
         effects = [p for p in running if type(p).memo_loader is not Plugin.memo_loader]
-        return Filters(self.run_filters, state, pod, table, _Versions(running), effects)
+        lane = self.verdicts.get(tuple(parts))
+        if lane is None:
+            lane = self.verdicts[tuple(parts)] = Lane(len(self.order.nodes), len(effects))
+        return Filters(self.run_filters, state, pod, lane, self.order, _Versions(running), effects)
 
     def scores(
         self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo], plugins: Sequence[Plugin]
@@ -148,33 +224,30 @@ class NodeMemo:
         kept = [i for i, key in enumerate(keys) if key is not None]
         if not kept:
             return [[p.score(state, pod, n) for n in nodes] for p in plugins]
-        table = self.raw.setdefault(tuple((plugins[i].name, keys[i]) for i in kept), {})
         versions = _Versions([plugins[i] for i in kept])
-        one = versions.one
-        rows: list[tuple[int, ...] | None] = []
-        missing: list[tuple[int, NodeInfo, Hashable]] = []
-        for n in nodes:
-            entry = table.get(n.name)
-            version = one.get(n.name, 0) if one is not None else versions.of(n.name)
-            if entry is not None and entry[0] == n.generation and entry[1] == version:
-                rows.append(entry[2])
-            else:
-                missing.append((len(rows), n, version))
-                rows.append(None)
+        key = tuple((plugins[i].name, keys[i]) for i in kept)
+        raw = self.raw.get(key)
+        if raw is None:
+            raw = self.raw[key] = _RawScores(len(self.order.nodes))
+        names = list(map(_NAME, nodes))
+        at = list(map(self.order.position.get, names, repeat(-1)))
+        if -1 in at or not all(map(is_, map(self.order.nodes.__getitem__, at), nodes)):
+            # Nodes of another snapshot: scored as they are.
+            return [[p.score(state, pod, n) for n in nodes] for p in plugins]
+        generations = list(map(_GENERATION, nodes))
+        now = versions.all(names)
+        missing = raw.missing(at, generations, now)
         out: list[list[int]] = []
         fresh: list[list[int]] = []
         for i, plugin in enumerate(plugins):
             if keys[i] is None:
                 out.append([plugin.score(state, pod, n) for n in nodes])
             else:
-                computed = [plugin.score(state, pod, n) for _, n, _ in missing]
-                fresh.append(computed)
+                fresh.append([plugin.score(state, pod, nodes[k]) for k in missing])
                 out.append([])
-        for k, (at, n, version) in enumerate(missing):
-            row = tuple(computed[k] for computed in fresh)
-            table[n.name] = (n.generation, version, row)
-            rows[at] = row
-        for j, column in enumerate(zip(*(row for row in rows if row is not None), strict=True)):
+        for j, k in enumerate(missing):
+            raw.keep(at[k], generations[k], now[k], tuple(computed[j] for computed in fresh))
+        for j, column in enumerate(zip(*map(raw.rows.__getitem__, at), strict=True)):
             out[kept[j]] = list(column)
         return out
 

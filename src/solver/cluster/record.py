@@ -37,6 +37,7 @@ class Record:
     profile: str = "default-scheduler"
     message: str = ""  # the last FitError when the pod was not placed
     gated: str = ""  # a PreEnqueue plugin holds the pod out of the queue (its message); no cycle ran
+    rejected_by: frozenset[str] | None = None  # the filters that turned a node away (None: not known)
 
     def ranking(self) -> list[tuple[str, int]]:
         """Scored nodes, best first (ties in the order the cycle evaluated them)."""

@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from operator import attrgetter
 
 from ..adjustment import Adjustment
 from ..claim_holds import ClaimHold
@@ -43,6 +44,7 @@ SCHEDULING_GATED = "Scheduling is blocked due to non-empty scheduling gates"
 
 # Rejections that a pod placed elsewhere can lift (the queue moves such pods back on pod-add events).
 _POD_EVENTS = frozenset({names.INTER_POD_AFFINITY, names.POD_TOPOLOGY_SPREAD})
+_DECIDED_BY = attrgetter("decided_by")
 
 
 def schedule(
@@ -173,6 +175,7 @@ class Run:
             self.cycles[profile.scheduler_name] = Cycle(fw, config.percentage_of_nodes_to_score, rng)
         self.current: int = -1  # the unit being scheduled
         self.node_outcomes = NodeOutcomes({n.name: i for i, n in enumerate(self.snapshot.nodes)})
+        self._candidates: dict[tuple[str, ...], list[NodeInfo]] = {}
 
     # --- the queue ---------------------------------------------------------------------------------
 
@@ -264,10 +267,15 @@ class Run:
         return self.outcome(unit, pod, result, nodes, self.dra.steps - steps, attempt, profile)
 
     def candidates(self, unit: Unit) -> list[NodeInfo]:
-        allowed = set(unit.nodes)
-        if self.cluster.candidates is not None:
-            allowed &= set(self.cluster.candidates)
-        return [n for n in self.snapshot.nodes if n.name in allowed]
+        """The snapshot's nodes the unit may use, in its order (units mostly name the same nodes: found
+        once per list)."""
+        found = self._candidates.get(unit.nodes)
+        if found is None:
+            allowed = set(unit.nodes)
+            if self.cluster.candidates is not None:
+                allowed &= set(self.cluster.candidates)
+            found = self._candidates[unit.nodes] = [n for n in self.snapshot.nodes if n.name in allowed]
+        return list(found)
 
     def outcome(
         self,
@@ -279,7 +287,7 @@ class Run:
         attempt: int,
         profile: str,
     ) -> UnitOutcome:
-        deciders = [a for a in result.answers.values() if a.decided_by]
+        deciders = list(filter(_DECIDED_BY, result.answers.values()))
         decided_by = deciders[0].decided_by if deciders else ""
         note = "; ".join(a.note for a in deciders if a.note)
         node_outcomes = self.node_outcomes.of(result, nodes)
@@ -340,6 +348,7 @@ class Run:
             attempts=attempt,
             profile=profile,
             message=result.message if not result.node else "",
+            rejected_by=result.rejected_by(),
         )
 
     # --- nominations and preemption ------------------------------------------------------------------
@@ -412,6 +421,8 @@ def _pod_events(outcome: UnitOutcome) -> bool:
     record = outcome.record
     if not isinstance(record, Record):
         return False
+    if record.rejected_by is not None:
+        return not record.rejected_by.isdisjoint(_POD_EVENTS)
     return any(
         plugin in _POD_EVENTS
         for verdicts in record.filters.values()

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import eq, is_not, itemgetter
 from typing import Any
 
 from ...node_fit import shortfalls, unit_demand
@@ -58,6 +60,8 @@ class AllocatorError(Exception):
 # node resources its devices map to); see _ANSWER_*.
 Effect = tuple[str, NodeAnswer, int, Mapping[str, int] | None]
 _ANSWER_KEPT, _ANSWER_SET, _ANSWER_DROPPED = range(3)
+_NODE, _FATE, _MAPPED = itemgetter(0), itemgetter(2), itemgetter(3)
+_NODE_ANSWER = itemgetter(0, 1)
 
 
 @dataclass
@@ -106,6 +110,23 @@ class CycleData(StateData):
         if mapped is not None:
             self.mapped[node] = mapped
         self.last = effect
+
+    def apply_many(self, effects: list[Effect]) -> None:
+        """`apply` of each effect in turn (each on a node of its own, so the maps can take them a kind at
+        a time): most say that the claims do not fit the node, or fit it with nothing mapped."""
+        self.seen.update(map(_NODE_ANSWER, effects))
+        fates = list(map(_FATE, effects))
+        if _ANSWER_SET in fates:
+            self.answers.update(map(_NODE_ANSWER, compress(effects, map(eq, fates, repeat(_ANSWER_SET)))))
+        if _ANSWER_DROPPED in fates:
+            for effect in compress(effects, map(eq, fates, repeat(_ANSWER_DROPPED))):
+                self.answers.pop(effect[0], None)
+        mapped = list(map(_MAPPED, effects))
+        if any(map(is_not, mapped, repeat(None))):
+            self.mapped.update(
+                compress(zip(map(_NODE, effects), mapped, strict=True), map(is_not, mapped, repeat(None)))
+            )
+        self.last = effects[-1]
 
 
 class DynamicResources(Plugin):
@@ -219,6 +240,10 @@ class DynamicResources(Plugin):
     def memo_loader(self, state: CycleState) -> Callable[[Any], None] | None:
         data: CycleData | None = state.read(NAME)
         return data.apply if data is not None else None
+
+    def memo_load_many(self, state: CycleState) -> Callable[[list[Any]], None] | None:
+        data: CycleData | None = state.read(NAME)
+        return data.apply_many if data is not None else None
 
     def post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]

@@ -18,7 +18,7 @@ from ..facts import DisruptionBudget, Pod
 from ..framework import Code, CycleState, NodeInfo, Status, error
 from ..runtime import Framework
 from .ordering import earliest_start_of_highest
-from .victims import select_victims
+from .victims import NOTHING_TO_EVICT, may_preempt_on, select_victims
 
 # Priorities are shifted by this before they are summed, so that every term is positive.
 PRIORITY_SHIFT = 1 << 31
@@ -70,6 +70,11 @@ def dry_run(
     n = len(potential)
     for i in range(n):
         node = potential[(offset + i) % n]
+        if not may_preempt_on(node, pod):
+            # select_victims' answer, without copying the node and the cycle state first: most nodes
+            # hold no pod of a lower priority than a pod of the lowest.
+            out.statuses[node.name] = NOTHING_TO_EVICT
+            continue
         chosen = select_victims(framework, state.clone(), pod, node.clone(), budgets, nominated(node.name))
         status = chosen.status
         if status is None and chosen.victims:

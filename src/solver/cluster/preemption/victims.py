@@ -20,6 +20,7 @@ from .budgets import split_by_budget
 from .ordering import by_importance
 
 NO_VICTIMS = "No preemption victims found for incoming pod"
+NOTHING_TO_EVICT = Status(Code.UNRESOLVABLE, (NO_VICTIMS,))
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,12 @@ class Selection:
 def may_preempt(victim: Pod, preemptor: Pod) -> bool:
     """isPreemptionAllowed with the default IsEligiblePod: only lower priorities."""
     return victim.priority < preemptor.priority
+
+
+def may_preempt_on(node: NodeInfo, preemptor: Pod) -> bool:
+    """Some pod on the node may be preempted for the preemptor (may_preempt of the node's lowest)."""
+    lowest = node.lowest_priority()
+    return lowest is not None and lowest < preemptor.priority
 
 
 class _Dryrun:
@@ -78,7 +85,7 @@ def select_victims(
     """`state` and `node` are the caller's copies: they are changed."""
     potential = [p for p in node.pods if may_preempt(p, pod)]
     if not potential:
-        return Selection(status=Status(Code.UNRESOLVABLE, (NO_VICTIMS,)))
+        return Selection(status=NOTHING_TO_EVICT)
     run = _Dryrun(framework, state, pod, node, nominated)
     try:
         for victim in potential:

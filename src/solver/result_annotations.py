@@ -1,0 +1,131 @@
+"""kube-scheduler's decision on a pod as annotations, in the spirit of kube-scheduler-simulator's: JSON
+strings `{"<node>": {"<Plugin>": "<value>"}}` for the filter verdicts and scores of every node a cycle
+evaluated, the node selected or nominated, the victims; and what an engine that proves its answers says
+about a unit.
+
+A run reports a few hundred nodes for each of thousands of pods, and most nodes' verdicts and scores are
+the same objects from pod to pod (the cycle's memo and score interning share them): each node's part of
+the text is made once per object and the annotations are joined from the parts. The text is what
+`json.dumps(value, separators=(",", ":"), ensure_ascii=False)` gives for the whole mapping.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from itertools import compress, repeat
+from operator import add, is_, itemgetter
+from typing import Any
+
+from .solution import UnitOutcome
+
+# What an engine that proves its answers (cpsat) says about the unit behind an object: its
+# Proof (optimal, feasible, infeasible, unknown) and, where greedy could not decide, who did and why.
+SOLVER_STATUS_ANNOTATION = "kubefit.io/solver-status"
+DECIDED_BY_ANNOTATION = "kubefit.io/decided-by"
+
+FILTER_RESULT = "kubefit.io/filter-result"
+PREFILTER_RESULT = "kubefit.io/prefilter-result"
+PRE_ENQUEUE_RESULT = "kubefit.io/preenqueue-result"
+SCORE_RESULT = "kubefit.io/score-result"
+FINAL_SCORE_RESULT = "kubefit.io/finalscore-result"
+SELECTED_NODE = "kubefit.io/selected-node"
+NOMINATED_NODE = "kubefit.io/nominated-node"
+VICTIMS = "kubefit.io/preemption-victims"
+PREEMPTED_BY = "kubefit.io/preempted-by"
+
+
+def annotate(doc: dict[str, Any], outcome: UnitOutcome) -> None:
+    notes = {}
+    if outcome.proof:
+        notes[SOLVER_STATUS_ANNOTATION] = outcome.proof
+    if outcome.decided_by:
+        notes[DECIDED_BY_ANNOTATION] = (
+            f"{outcome.decided_by}: {outcome.note}" if outcome.note else outcome.decided_by
+        )
+    if notes:
+        doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
+
+
+class SchedulerAnnotations:
+    """Writes the scheduler's result annotations on pods; one writer per rendering keeps the parts it made."""
+
+    def __init__(self) -> None:
+        # id of a node's verdicts (scores) -> (the map, kept alive so the id stays its own; its text)
+        self._verdicts: dict[Hashable, tuple[Any, str]] = {}
+        self._scores: dict[Hashable, tuple[Any, str]] = {}
+        self._finals: dict[Hashable, tuple[Any, str]] = {}
+        self._names: dict[str, str] = {}  # node -> its name as a key: '"<node>":'
+        # The last pod's verdicts by node and their text: pods that repeat a cycle share its verdicts.
+        self._last: tuple[Any, str] | None = None
+
+    def write(self, doc: dict[str, Any], outcome: UnitOutcome) -> None:
+        record = outcome.record
+        if record is None:
+            return
+        notes: dict[str, str] = {}
+        if record.gated:
+            notes[PRE_ENQUEUE_RESULT] = record.gated
+            doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
+            return
+        if record.pre_filter:
+            notes[PREFILTER_RESULT] = _json(record.pre_filter)
+        if self._last is None or self._last[0] is not record.filters:
+            filters = record.filters
+            self._last = (
+                filters,
+                self._by_node(filters, list(map(id, filters.values())), self._verdicts, _json),
+            )
+        notes[FILTER_RESULT] = self._last[1]
+        if record.scores:
+            scores = record.scores
+            notes[SCORE_RESULT] = self._by_node(scores, list(map(id, scores.values())), self._scores, _texts)
+            weighted = record.weighted
+            finals = list(
+                zip(map(id, weighted.values()), map(record.totals.__getitem__, weighted), strict=True)
+            )
+            notes[FINAL_SCORE_RESULT] = self._by_node(weighted, finals, self._finals, _final)
+        if record.selected:
+            notes[SELECTED_NODE] = record.selected
+        if record.nominated and not record.selected:
+            notes[NOMINATED_NODE] = record.nominated
+        if record.victims:
+            notes[VICTIMS] = _json(list(record.victims))
+        doc.setdefault("metadata", {}).setdefault("annotations", {}).update(notes)
+
+    def _by_node(
+        self,
+        by_node: Mapping[str, Any],
+        keys: Sequence[Hashable],
+        made: dict[Hashable, tuple[Any, str]],
+        text: Callable[[Any, Any], str],
+    ) -> str:
+        """`_json(by_node)` with each node's part written as `text` writes it, once per key in `made` (the
+        keys name the parts: the identity of a shared map)."""
+        nodes = list(by_node)
+        names = list(map(self._names.get, nodes))
+        for i in compress(range(len(names)), map(is_, names, repeat(None))):
+            names[i] = self._names[nodes[i]] = _json(nodes[i]) + ":"
+        parts: list[Any] = list(map(made.get, keys))
+        if None in parts:
+            values = list(by_node.values())
+            for i in compress(range(len(parts)), map(is_, parts, repeat(None))):
+                parts[i] = made[keys[i]] = (values[i], text(values[i], keys[i]))
+        return "{" + ",".join(map(add, names, map(_TEXT, parts))) + "}"
+
+
+_TEXT = itemgetter(1)
+
+
+def _texts(scores: Mapping[str, int], _: Hashable = None) -> str:
+    return _json({p: str(v) for p, v in scores.items()})
+
+
+def _final(weighted: Mapping[str, int], key: tuple[int, int]) -> str:
+    """A node's weighted scores and their total (the second part of its key)."""
+    total = key[1]
+    return _json({**{p: str(v) for p, v in weighted.items()}, "total": str(total)})
+
+
+def _json(value: Any, _: Hashable = None) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
