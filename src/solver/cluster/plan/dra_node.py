@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -45,6 +46,7 @@ class Block:
     # Set while modelling: the claim positions of each copy in the node's facts, and the copies' literals.
     first_claim: int = 0
     active: list[cp_model.IntVar] = field(default_factory=list)
+    borrowed: bool = False  # the facts are another class's of the same claims' shape
 
 
 def _aggregable(facts: NodeFacts) -> bool:
@@ -82,24 +84,57 @@ def _slot_bound(facts: NodeFacts, s: SlotFacts) -> int:
 UNBOUNDED = 1 << 30
 
 
-def prepare(problem: Problem, view: NodeView, in_use: InUse, cls: PodClass, most: int) -> Block | str:
-    """The class's block on the node for at most `most` pods, or why none of them can get devices here."""
-    try:
-        facts = gather(problem, view, cls.claims[0], in_use)
-    except AllocationError as e:
-        return str(e)
+# (claims' shape, node) -> the facts gathered for the first class of that shape, and that class's index
+FactsCache = dict[tuple[Any, str], tuple[NodeFacts, int]]
+
+
+def prepare(
+    problem: Problem,
+    view: NodeView,
+    in_use: InUse,
+    cls: PodClass,
+    most: int,
+    cache: FactsCache | None = None,
+    shape: Any = None,
+) -> Block | str:
+    """The class's block on the node for at most `most` pods, or why none of them can get devices here.
+
+    Classes whose claims have the same `shape` (DraContext.signature) see the same candidates: with a
+    `cache`, the first one's facts serve the others (`Block.borrowed`), for the pattern view, which reads
+    only candidates and counts; `own` gathers a borrowed block's facts again for the per-node model."""
+    key = (shape, view.node)
+    cached = cache.get(key) if cache is not None and shape is not None else None
+    if cached is not None:
+        facts, owner = cached
+    else:
+        try:
+            facts = gather(problem, view, cls.claims[0], in_use)
+        except AllocationError as e:
+            return str(e)
+        owner = cls.index
+        if cache is not None and shape is not None:
+            cache[key] = (facts, owner)
     bound = min(most, _device_bound(facts))
     if bound <= 0:
         return "cannot allocate all claims"
     per_pod = len(cls.claims[0])
     if _aggregable(facts):
-        return Block(cls, True, facts, 1, per_pod, bound)
+        return Block(cls, True, facts, 1, per_pod, bound, borrowed=owner != cls.index)
     claims: list[Claim] = [c for pod_claims in cls.claims[:bound] for c in pod_claims]
     try:
         facts = gather(problem, view, claims, in_use)
     except AllocationError as e:
         return str(e)
     return Block(cls, False, facts, bound, per_pod, bound)
+
+
+def own(problem: Problem, in_use: InUse, block: Block) -> Block:
+    """A borrowed block with facts of its own class's claims (the per-node model renumbers facts)."""
+    if not block.borrowed:
+        return block
+    found = prepare(problem, block.facts.view, in_use, block.cls, block.bound)
+    assert isinstance(found, Block), "the same shape gathers alike"
+    return found
 
 
 def merge(blocks: list[Block]) -> NodeFacts:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from ...solution import Solution, Status
 from .classes import PodClass
 from .model import PlanModel
+from .patterns import Kind, SlotKey
+from .pool import SHARED
 
 
 def from_solution(pm: PlanModel, solution: Solution) -> dict[int, int]:
@@ -65,37 +67,66 @@ def from_solution(pm: PlanModel, solution: Solution) -> dict[int, int]:
 
 
 def _pool(pm: PlanModel, solution: Solution, unit_class: dict[int, tuple[PodClass, int]]) -> dict[int, int]:
-    """The pattern-planned nodes: each GPU's devices as kube-scheduler took them, as the smallest pattern
-    that covers them, and the pods per class and subrequest."""
+    """The pattern-planned GPUs: each one's devices as kube-scheduler took them, as a pattern that covers
+    them; the devices handed to each slot key; the pods per subrequest on linked nodes."""
     pool = pm.pool
     if pool is None or not pool.families:
         return {}
-    taken: dict[int, tuple[int, int]] = {}  # device -> slot key
+    position = {(k, i.claim, i.request, i.sub): p for (k, p), i in pool.slots.items()}
+    taken: dict[int, SlotKey] = {}  # device -> slot key
+    split: dict[tuple[str, int, int], int] = {}  # (node, class, slot position) -> pods taking it
     for outcome in solution.units:
         if outcome.status != Status.ALLOCATED or outcome.unit not in unit_class:
             continue
-        cls, _ = unit_class[outcome.unit]
+        cls, member = unit_class[outcome.unit]
+        ids = [c.id for c in cls.claims[member]]
         for allocation in outcome.allocations:
+            if allocation.claim not in ids:
+                continue
+            ci = ids.index(allocation.claim)
             for r in allocation.results:
-                taken[r.device] = (cls.index, r.slot[2])
+                p = position.get((cls.index, ci, r.slot[1], r.slot[2]))
+                if p is not None:
+                    taken[r.device] = (cls.index, p)
+            for request, sub in allocation.chosen.items():
+                p = position.get((cls.index, ci, request, sub))
+                if p is not None:
+                    split[(outcome.node, cls.index, p)] = split.get((outcome.node, cls.index, p), 0) + 1
+    handed: dict[tuple[str, Kind, SlotKey], int] = {}
     out: dict[int, int] = {}
-    per_key: dict[tuple[int, int], int] = {}
     for family in pool.families.values():
         uses = [0] * len(family.patterns)
         for group in family.groups:
-            vector = [0] * len(family.keys)
+            vector = [0] * len(family.kinds)
+            mine = []
             for d in group.devices:
                 key = taken.get(d)
-                if key is not None and key in family.keys:
-                    vector[family.keys.index(key)] += 1
+                k = next((i for i, kind in enumerate(family.kinds) if key in kind), None)
+                if key is not None and k is not None:
+                    vector[k] += 1
+                    mine.append((family.kinds[k], key))
             if not any(vector):
                 continue
-            for j, pattern in enumerate(family.patterns):
-                if all(a >= b for a, b in zip(pattern.counts, vector, strict=True)):
-                    uses[j] += 1
-                    for key, n in zip(family.keys, vector, strict=True):
-                        per_key[key] = per_key.get(key, 0) + n
-                    break
+            j = next(
+                (
+                    j
+                    for j, p in enumerate(family.patterns)
+                    if all(a >= b for a, b in zip(p.counts, vector, strict=True))
+                ),
+                None,
+            )
+            if j is None:
+                continue  # not a set the patterns know: CP-SAT repairs this part of the hint
+            uses[j] += 1
+            for kind, key in mine:
+                handed[(family.zone, kind, key)] = handed.get((family.zone, kind, key), 0) + 1
         out.update((u.index, n) for u, n in zip(family.use, uses, strict=True))
+    per_key: dict[SlotKey, int] = {}
+    for (zone, kind, key), var in pool.transport.items():
+        n = handed.get((zone, kind, key), 0)
+        out[var.index] = n
+        if zone == SHARED:
+            per_key[key] = per_key.get(key, 0) + n
     out.update((var.index, per_key.get(key, 0)) for key, var in pool.taken.items())
+    out.update((var.index, split.get(where, 0)) for where, var in pool.splits.items())
     return out
