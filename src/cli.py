@@ -37,7 +37,11 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{self.prog}: {message}")
 
 
-def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -> None:
+def _common(
+    parser: argparse.ArgumentParser,
+    formats: Sequence[str] = FORMATS,
+    wide: str = "the table and, per pod, the nodes ranked with every plugin's score",
+) -> None:
     parser.add_argument(
         "-f",
         "--filename",
@@ -51,11 +55,7 @@ def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -
         "--output",
         choices=formats,
         help="output format (table on a terminal, else yaml)"
-        + (
-            "; wide: the table and, per pod, the nodes ranked with every plugin's score"
-            if "wide" in formats
-            else ""
-        ),
+        + (f"; wide: {wide}" if "wide" in formats else ""),
     )
     parser.add_argument(
         "--feature-gates",
@@ -299,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--node-template: the fewest copies of that node to add so every pod fits (proven), or with "
         "--max-new-nodes the most pods that many copies place. Exit 1 when some pod stays pending.",
     )
-    _common(p)
+    _common(p, (*FORMATS, "wide"), "the summary, then every pod with its node and devices or why it waits")
     _plan_options(p)
     p.add_argument("--engine", default="cpsat", choices=("greedy", "cpsat"), help="default cpsat")
     p.add_argument("--node-template", metavar="FILE", help="a Node with its ResourceSlices, to add copies of")
@@ -820,7 +820,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from .solver.cluster.plan.command import run_plan
 
     doc, text, placed = run_plan(args, _plan_builder(args))
-    emit(doc, _format(args), text)
+    fmt = _format(args)
+    emit(doc, "table" if fmt == "wide" else fmt, text)
     return EXIT_OK if placed else EXIT_NO_FIT
 
 

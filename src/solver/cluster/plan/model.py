@@ -17,6 +17,7 @@ from ortools.sat.python import cp_model
 
 from ...cpsat.model import NodeModel
 from ...cpsat.scale import AmountsTooLarge
+from ...deadline import Deadline
 from ...problem import Problem
 from ...units import placement_conflict
 from ..facts import HostPort
@@ -72,9 +73,10 @@ def build(
     optional: Sequence[str] = (),
     pooling: bool = True,
     shared: bool = True,
-) -> PlanModel:
+    deadline: Deadline | None = None,
+) -> PlanModel | None:
     """`pooling`: plan GPUs by patterns where the claims allow it; `shared`: pool them across nodes where
-    nothing binds per node (the objective does not look at nodes)."""
+    nothing binds per node (the objective does not look at nodes). None when the deadline passes first."""
     problem = run.problem
     pool = Pool() if pooling else None
     pm = PlanModel(cp_model.CpModel(), problem, run, classes, reach, pool=pool, shared=shared)
@@ -84,6 +86,8 @@ def build(
     for a, b in itertools.pairwise(opened):
         pm.model.add_implication(b, a)  # copies of one template are interchangeable: open them in order
     for node in run.snapshot.nodes:
+        if deadline is not None and deadline.expired():
+            return None
         _node(pm, node)
     if pm.pool is not None and pm.pool.families:
         pm.pooled = pm.pool.build(pm.model, {c.index: c.count for c in classes}, pm.count, pm.optional)

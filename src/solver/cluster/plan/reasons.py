@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...explain import Options, explain
+from ...explain.model import Verdict
 from ...solution import Solution, Status
 from .classes import PodClass
 
@@ -37,7 +38,8 @@ def pending_reasons(
     except Exception as e:  # an explanation is extra detail: the plan stands without it
         log.warning("could not explain the pending pods: %s", e)
         return {}
-    summary = {u.unit: u.summary for u in units if not u.fits}
+    # Only proofs: a pod explain finds a place for, or could not decide in time, keeps the scheduler's words.
+    summary = {u.unit: u.summary for u in units if u.verdict in (Verdict.DOES_NOT_FIT, Verdict.ERROR)}
     out: dict[int, str] = {}
     for cls in groups:
         told = next((u for u in cls.units if u.id in summary), None)
