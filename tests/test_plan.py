@@ -923,8 +923,8 @@ def test_requests_of_several_devices_alternatives_and_shared_claims_are_planned_
 
 
 def test_progress_line_says_the_phase_the_pods_placed_against_kube_scheduler_the_bound_and_the_gap() -> None:
-    from kubefit.solver.deadline import Deadline
     from kubefit.solver.cluster.plan.progress import Progress
+    from kubefit.solver.deadline import Deadline
 
     progress = Progress(True, io.StringIO())
     progress.deadline = Deadline(60)
