@@ -40,7 +40,7 @@ class Block:
     cls: PodClass
     aggregated: bool
     facts: NodeFacts
-    instances: int  # copies of the claims (1 when aggregated)
+    instances: int  # copies of the claims (1 when aggregated; `own` gathers them)
     claims_per_pod: int
     bound: int  # pods of the class the devices alone could take
     # Set while modelling: the claim positions of each copy in the node's facts, and the copies' literals.
@@ -50,8 +50,12 @@ class Block:
 
 
 def _aggregable(facts: NodeFacts) -> bool:
-    if any(c.constraints for c in facts.claims):
-        return False
+    return not any(c.constraints for c in facts.claims) and free_picks(facts)
+
+
+def free_picks(facts: NodeFacts) -> bool:
+    """Picks that ask nothing of each other but to be distinct devices: no admin access (it may reuse a
+    device), no All mode, no shares of multi-allocatable devices, no more results than a claim holds."""
     if any(s.admin or s.all_mode or any(d in facts.multi for d in s.candidates) for s in facts.slots):
         return False
     largest: dict[tuple[int, int], int] = {}
@@ -117,24 +121,28 @@ def prepare(
     bound = min(most, _device_bound(facts))
     if bound <= 0:
         return "cannot allocate all claims"
-    per_pod = len(cls.claims[0])
-    if _aggregable(facts):
-        return Block(cls, True, facts, 1, per_pod, bound, borrowed=owner != cls.index)
-    claims: list[Claim] = [c for pod_claims in cls.claims[:bound] for c in pod_claims]
+    aggregated = _aggregable(facts)
+    instances = 1 if aggregated else bound
+    return Block(cls, aggregated, facts, instances, len(cls.claims[0]), bound, borrowed=owner != cls.index)
+
+
+def own(problem: Problem, in_use: InUse, block: Block) -> Block | str:
+    """The block as the per-node model takes it: the class's own claims (not a borrowed class's), and for
+    a class that is not aggregated, a copy of the claims per pod the node may take (or why they cannot
+    all get devices here)."""
+    if block.borrowed:
+        found = prepare(problem, block.facts.view, in_use, block.cls, block.bound)
+        if isinstance(found, str):
+            return found
+        block = found
+    if block.aggregated:
+        return block
+    claims: list[Claim] = [c for pod_claims in block.cls.claims[: block.bound] for c in pod_claims]
     try:
-        facts = gather(problem, view, claims, in_use)
+        facts = gather(problem, block.facts.view, claims, in_use)
     except AllocationError as e:
         return str(e)
-    return Block(cls, False, facts, bound, per_pod, bound)
-
-
-def own(problem: Problem, in_use: InUse, block: Block) -> Block:
-    """A borrowed block with facts of its own class's claims (the per-node model renumbers facts)."""
-    if not block.borrowed:
-        return block
-    found = prepare(problem, block.facts.view, in_use, block.cls, block.bound)
-    assert isinstance(found, Block), "the same shape gathers alike"
-    return found
+    return Block(block.cls, False, facts, block.bound, block.claims_per_pod, block.bound)
 
 
 def merge(blocks: list[Block]) -> NodeFacts:

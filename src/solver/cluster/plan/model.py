@@ -131,6 +131,8 @@ def _node(pm: PlanModel, node: NodeInfo) -> None:
     zone = _pooled(pm, node, entries)
     if zone == SHARED:
         return
+    if zone is None:
+        entries = _own(pm, node, entries)
     blocks: list[Block] = []
     for cls, most, block in entries:
         var = pm.model.new_int_var(0, most, f"n_k{cls.index}_{node.name}")
@@ -140,7 +142,7 @@ def _node(pm: PlanModel, node: NodeInfo) -> None:
         if opened is not None:
             pm.model.add(var == 0).only_enforce_if(opened.negated())
         if block is not None:
-            blocks.append(block if zone is not None else own(problem, problem.in_use, block))
+            blocks.append(block)
     node_resources(pm, node)
     host_ports(pm, node)
     if blocks and zone is None:
@@ -153,6 +155,23 @@ def _node(pm: PlanModel, node: NodeInfo) -> None:
             for index, var in counts.items():
                 pm.model.add(var == 0)
                 pm.why_not.setdefault(index, {})[node.name] = f"{e} do not fit CP-SAT's 64-bit integers"
+
+
+def _own(
+    pm: PlanModel, node: NodeInfo, entries: list[tuple[PodClass, int, Block | None]]
+) -> list[tuple[PodClass, int, Block | None]]:
+    """The entries as the per-node model takes their blocks (dra_node.own); a class whose copies of the
+    claims cannot all get devices here goes elsewhere."""
+    out: list[tuple[PodClass, int, Block | None]] = []
+    for cls, most, block in entries:
+        if block is not None:
+            found = own(pm.problem, pm.problem.in_use, block)
+            if isinstance(found, str):
+                pm.why_not.setdefault(cls.index, {})[node.name] = found
+                continue
+            block = found
+        out.append((cls, most, block))
+    return out
 
 
 def _pooled(pm: PlanModel, node: NodeInfo, entries: list[tuple[PodClass, int, Block | None]]) -> str | None:

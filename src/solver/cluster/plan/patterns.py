@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from ...problem import Device, Problem, consumption
-from .dra_node import Block
+from .dra_node import Block, free_picks
 
 SlotKey = tuple[int, int]  # (class index, slot position in the class's claims)
 Kind = frozenset[SlotKey]  # the slot keys that may take a device
@@ -55,6 +55,10 @@ class SlotInfo:
 DeviceView = tuple[dict[str, Fraction], Kind]  # what a device draws, who may take it
 
 
+Value = tuple[str | None, tuple[int | bool | str, ...]]  # an attribute's value as matchAttribute compares it
+Domain = tuple[tuple[str, Value | None], ...]  # per attribute a constraint on the node matches: the value
+
+
 class GroupView(NamedTuple):
     """A GPU of one node as the patterns see it; `signature` is equal for GPUs that plan alike."""
 
@@ -63,6 +67,7 @@ class GroupView(NamedTuple):
     kinds: tuple[Kind, ...]  # the kinds of its devices, in a stable order
     devices: list[DeviceView]
     left: dict[str, Fraction]  # the counters not drawn yet
+    domain: Domain = ()  # the value its devices share for each matched attribute
 
 
 def single_device(block: Block) -> bool:
@@ -73,11 +78,24 @@ def single_device(block: Block) -> bool:
 
 
 def poolable(block: Block) -> bool:
-    """Whether patterns describe the class's claims on the node exactly: picks with nothing between them."""
+    """Whether patterns describe the class's claims on the node exactly: picks with nothing between them
+    but matchAttribute over single values (the devices a pod takes under one share a value: pool.py splits
+    the node's devices by value)."""
     facts = block.facts
-    if not block.aggregated or facts.hazards or facts.constraints:
+    if facts.hazards or not free_picks(facts):
         return False
-    return all(s.count >= 1 and not s.all_mode and not s.admin and not s.impossible for s in facts.slots)
+    if any(s.count < 1 or s.impossible for s in facts.slots):
+        return False
+    covered: set[int] = set()
+    for cf in facts.constraints:
+        if cf.kind != "match" or covered & set(cf.slots):
+            return False
+        covered |= set(cf.slots)
+        if any(facts.slots[p].first_available for p in cf.slots):
+            return False
+        if any(v.is_list or v.kind is None for v in cf.values.values()):
+            return False
+    return True
 
 
 def slot_infos(block: Block) -> dict[SlotKey, SlotInfo]:
@@ -99,6 +117,9 @@ def node_groups(problem: Problem, blocks: Sequence[Block]) -> list[GroupView] | 
                 kinds.setdefault(d, set()).add((block.cls.index, s.position))
     if not kinds:
         return None
+    values = _matched(blocks)
+    if values is None:
+        return None
     facts = blocks[0].facts
     node = facts.view.node
     by_set: dict[tuple[str, str], list[int]] = {}
@@ -110,14 +131,43 @@ def node_groups(problem: Problem, blocks: Sequence[Block]) -> list[GroupView] | 
         if device.consumes:
             by_set.setdefault((facts.pool_of[d].ref, device.consumes[0].counter_set), []).append(d)
         else:
-            out.append(_view(problem, (d,), kinds, {}, node, False))
+            out.append(_view(problem, (d,), kinds, {}, node, False, _domain((d,), values)))
     for (pool_ref, name), members in by_set.items():
         pool = facts.pool_of[members[0]]
         available = facts.available.get(pool_ref) or facts.allocator.available(pool)
         left = dict(available.get(name, {}))
         busy = _busy(pool.counter_sets.get(name, {}), left)
-        out.append(_view(problem, tuple(members), kinds, left, node, busy))
+        domain = _domain(tuple(members), values)
+        if domain is None:
+            return None  # a GPU whose devices differ in a matched attribute: devices one by one
+        out.append(_view(problem, tuple(members), kinds, left, node, busy, domain))
     return out
+
+
+def _matched(blocks: Sequence[Block]) -> dict[str, dict[int, Value]] | None:
+    """attribute -> device -> its value, for every attribute a matchAttribute of the node's classes reads;
+    None when a device shows two values of one attribute (derived per request)."""
+    out: dict[str, dict[int, Value]] = {}
+    for block in blocks:
+        for cf in block.facts.constraints:
+            seen = out.setdefault(cf.attribute, {})
+            for (_, d), v in cf.values.items():
+                value = (v.kind, v.values)
+                if seen.setdefault(d, value) != value:
+                    return None
+    return out
+
+
+def _domain(members: tuple[int, ...], values: dict[str, dict[int, Value]]) -> Domain | None:
+    """What the devices share of each matched attribute (None for an attribute none of them has); None
+    when they differ."""
+    out = []
+    for attribute in sorted(values):
+        found = {values[attribute][d] for d in members if d in values[attribute]}
+        if len(found) > 1:
+            return None
+        out.append((attribute, next(iter(found), None)))
+    return tuple(out)
 
 
 def _busy(total: Mapping[str, Fraction], left: dict[str, Fraction]) -> bool:
@@ -132,6 +182,7 @@ def _view(
     left: dict[str, Fraction],
     node: str,
     busy: bool,
+    domain: Domain | None,
 ) -> GroupView:
     devices: list[DeviceView] = [(_draws(problem.devices[d]), frozenset(kinds[d])) for d in members]
     order = tuple(sorted({k for _, k in devices}, key=sorted))
@@ -140,7 +191,7 @@ def _view(
         tuple((tuple(sorted(draw.items())), order.index(kind)) for draw, kind in devices),
         order,
     )
-    return GroupView(signature, Group(node, members, busy), order, devices, left)
+    return GroupView(signature, Group(node, members, busy), order, devices, left, domain or ())
 
 
 def _draws(device: Device) -> dict[str, Fraction]:

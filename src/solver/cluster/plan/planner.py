@@ -35,7 +35,7 @@ from .interplay import interplay
 from .kubelet import kubelet_nodes, rejections
 from .model import PlanModel, build
 from .objective import OBJECTIVES, placement_levels, secondary
-from .progress import DISABLED, Progress
+from .progress import Progress
 from .reasons import pending_reasons
 from .solve import Goal, Stage, run_stages
 from .static import reach, setup
@@ -84,7 +84,7 @@ def plan(
     """`built` (translate's Built, with the objects) lets the kubelets the input describes admit the plan;
     `baseline` is kube-scheduler's placement when the caller has it already."""
     clock = options.deadline or Deadline(options.time_limit)
-    progress = options.progress if isinstance(options.progress, Progress) else DISABLED
+    progress = options.progress if isinstance(options.progress, Progress) else Progress(False)
     progress.deadline = clock
     greedy = baseline if baseline is not None else kube_scheduler(problem, clock, progress)
     if options.engine == "greedy" or greedy.cut:
@@ -92,7 +92,7 @@ def plan(
     return Planner(problem, options, built, greedy, clock, progress).run()
 
 
-def kube_scheduler(problem: Problem, clock: Deadline, progress: Progress = DISABLED) -> Solution:
+def kube_scheduler(problem: Problem, clock: Deadline, progress: Progress) -> Solution:
     """kube-scheduler's pass over the pending pods, stopped (Solution.cut) where the budget ends."""
     progress.enter("kube-scheduler's pass")
     cutoff = clock.end
@@ -192,6 +192,10 @@ class Planner:
         solution, checked = finish(problem, placements, reaches, groups, reasons, unclaimed)
         opened = tuple(n for n in options.optional_nodes if any(p.node == n for p in placements.values()))
         messages = self.explained(solution, groups)
+        taken = paths(pm, placements)
+        log.info("plan: pods placed by %s", ", ".join(f"{k} {v}" for k, v in sorted(taken.items())) or "none")
+        self.progress.enter("printing")
+        log.info("plan: %s", self.progress.timings())
         return PlanResult(
             "cpsat",
             solution,
@@ -203,7 +207,7 @@ class Planner:
             "; ".join([*self.notes, *checked]),
             opened,
             messages,
-            paths(pm, placements),
+            taken,
             greedy,
         )
 

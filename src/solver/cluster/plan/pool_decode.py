@@ -13,7 +13,7 @@ from ...units import Taken
 from .classes import PodClass
 from .dra_node import Block
 from .model import PlanModel
-from .patterns import Kind, SlotKey
+from .patterns import Domain, Kind, SlotKey, Value
 from .pool import SHARED
 
 Claims = tuple[tuple[ClaimAllocation, ...], tuple[Taken, ...]]
@@ -38,7 +38,7 @@ class Dealer:
         self.pool = pm.pool
         self.values = values
         rank = {n.name: i for i, n in enumerate(pm.run.snapshot.nodes)}
-        supply: dict[tuple[str, Kind], list[tuple[str, int]]] = {}
+        supply: dict[tuple[str, Domain, Kind], list[tuple[str, int]]] = {}
         for family in self.pool.families.values():
             chosen = sorted(
                 (j for j, u in enumerate(family.use) for _ in range(values[u.index])),
@@ -46,23 +46,24 @@ class Dealer:
             )
             for group, j in zip(family.groups, chosen, strict=False):
                 for position, k in family.patterns[j].witness:
-                    supply.setdefault((family.zone, family.kinds[k]), []).append(
+                    supply.setdefault((family.zone, family.domain, family.kinds[k]), []).append(
                         (group.node, group.devices[position])
                     )
         for devices in supply.values():
             devices.sort(key=lambda t: rank[t[0]])
-        self.devices: dict[tuple[str, SlotKey], list[tuple[str, int]]] = {}
-        for (zone, kind, key), var in sorted(
-            self.pool.transport.items(), key=lambda t: (t[0][0], sorted(t[0][1]), t[0][2])
+        # (zone, slot key) -> (node, device, its domain), in node order
+        self.devices: dict[tuple[str, SlotKey], list[tuple[str, int, Domain]]] = {}
+        for (zone, domain, kind, key), var in sorted(
+            self.pool.transport.items(), key=lambda t: (t[0][0], repr(t[0][1]), sorted(t[0][2]), t[0][3])
         ):
             n = values[var.index]
             if not n:
                 continue
-            left = supply[(zone, kind)]
-            self.devices.setdefault((zone, key), []).extend(left[:n])
+            left = supply[(zone, domain, kind)]
+            self.devices.setdefault((zone, key), []).extend((node, d, domain) for node, d in left[:n])
             del left[:n]
-        for devices in self.devices.values():
-            devices.sort(key=lambda t: rank[t[0]])
+        for found in self.devices.values():
+            found.sort(key=lambda t: rank[t[0]])
 
     def shared(self, queue: dict[int, int]) -> Iterator[Pooled]:
         """The shared zone's pods (one device each), class after class; `queue` counts each class's pods
@@ -70,7 +71,7 @@ class Dealer:
         for key in sorted(self.pool.taken):
             cls = self.pm.classes[key[0]]
             take = self.values[self.pool.taken[key].index]
-            for node, d in self.devices.get((SHARED, key), [])[:take]:
+            for node, d, _ in self.devices.get((SHARED, key), [])[:take]:
                 member = queue.get(cls.index, 0)
                 queue[cls.index] = member + 1
                 yield Pooled(cls, member, node, self._one(cls, member, node, [(key, [d])]))
@@ -81,22 +82,42 @@ class Dealer:
         cls = block.cls
         k = cls.index
         facts = block.facts
-        # Which subrequest each pod takes, per firstAvailable request: the first subrequests first.
+        # Which value each pod takes under each matchAttribute, and which subrequest of each
+        # firstAvailable request: in the order of the model's splits.
+        under: dict[int, tuple[str, list[Value | None]]] = {}  # covered slot -> (attribute, per pod)
+        for cf in facts.constraints:
+            order: list[Value | None] = []
+            for (n, c, constraint, value), var in self.pool.domains.items():
+                if (n, c, constraint) == (node, k, (cf.claim, cf.index)):
+                    order.extend([value] * self.values[var.index])
+            for p in cf.slots:
+                under[p] = (cf.attribute, order)
         plan: list[list[tuple[SlotKey, list[int]]]] = [[] for _ in members]
         for slots in facts.requests():
-            order: list[int] = []
+            order_of: list[int] = []
             for s in slots:
                 split = self.pool.splits.get((node, k, s.position))
-                order.extend([s.position] * (self.values[split.index] if split is not None else len(members)))
-            for j, position in enumerate(order[: len(members)]):
+                order_of.extend(
+                    [s.position] * (self.values[split.index] if split is not None else len(members))
+                )
+            for j, position in enumerate(order_of[: len(members)]):
                 s = facts.slots[position]
-                plan[j].append(((k, position), self._take(node, (k, position), s.count)))
+                cover = under.get(position)
+                want = (cover[0], cover[1][j]) if cover is not None else None
+                plan[j].append(((k, position), self._take(node, (k, position), s.count, want)))
         return {j: self._one(cls, member, node, plan[j]) for j, member in enumerate(members)}
 
-    def _take(self, node: str, key: SlotKey, count: int) -> list[int]:
+    def _take(self, node: str, key: SlotKey, count: int, want: tuple[str, Value | None] | None) -> list[int]:
+        """The next `count` devices dealt to the slot key on the node (of the attribute value `want`)."""
         devices = self.devices.get((node, key), [])
-        taken = [d for _, d in devices[:count]]
-        del devices[:count]
+        picked = [
+            i
+            for i, (_, _, domain) in enumerate(devices)
+            if want is None or dict(domain).get(want[0]) == want[1]
+        ][:count]
+        taken = [devices[i][1] for i in picked]
+        for i in reversed(picked):
+            del devices[i]
         return taken
 
     def _one(self, cls: PodClass, member: int, node: str, picks: list[tuple[SlotKey, list[int]]]) -> Claims:

@@ -24,6 +24,7 @@ class Progress:
         self.phase = "reading"
         self.detail = ""
         self.phase_start = self.start
+        self.history: list[tuple[str, float]] = []  # (phase, seconds) of the phases left behind
         # Solving: the stage, its incumbent and bound, and kube-scheduler's count to compare with.
         self.incumbent: float | None = None
         self.bound: float | None = None
@@ -41,11 +42,21 @@ class Progress:
     # --- what the plan reports ---------------------------------------------------------------------
 
     def enter(self, phase: str, detail: str = "") -> None:
+        now = time.monotonic()
         with self._lock:
+            name = f"{self.phase} {self.detail}".strip()
+            self.history.append((name, now - self.phase_start))
             self.phase, self.detail = phase, detail
-            self.phase_start = time.monotonic()
+            self.phase_start = now
             self.incumbent = self.bound = None
         self._show_soon()
+
+    def timings(self) -> str:
+        """Where the time went so far: `phase 1.2s, ...` (each phase once, summed)."""
+        spent: dict[str, float] = {}
+        for name, seconds in self.history:
+            spent[name] = spent.get(name, 0.0) + seconds
+        return ", ".join(f"{name} {seconds:.1f}s" for name, seconds in spent.items())
 
     def solving(self, stage: str, baseline: int | None) -> None:
         self.enter("solving", stage)
@@ -158,6 +169,3 @@ class _Guarded:
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._real, name)
-
-
-DISABLED = Progress(False)
