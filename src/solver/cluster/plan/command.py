@@ -272,7 +272,7 @@ def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any
     """(Comparison document, table, html; the page only with -o html)."""
     check(args)
     from .compare import comparison, picture
-    from .html import render_html
+    from .html import FIRST_ROWS, render_html, why_groups
 
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     unknown = [e for e in engines if e not in ("greedy", "cpsat")]
@@ -302,12 +302,20 @@ def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any
         rows.append([key, *(str(doc["engines"][e].get(key, "-")) for e in engines)])
     out = table(["", *engines], rows)
     for engine, entries in doc["onlyPlacedBy"].items():
-        if entries:
-            out += f"\nonly {engine} places:\n"
-            out += table(
-                ["POD", "NODE", "WHY NOT THE OTHER"],
-                [[e["pod"], e["node"], *e["reasons"].values()] for e in entries],
-            )
+        if not entries:
+            continue
+        out += f"\nonly {engine} places:\n"
+        if len(entries) > FIRST_ROWS:
+            other = next(e for e in engines if e != engine)
+            groups = why_groups(entries, other)
+            out += table(["PODS", f"WHY {other.upper()} LEFT THEM PENDING"], [[len(n), w] for w, n in groups])
+            out += "\n"
+        out += table(
+            ["POD", "NODE", "WHY NOT THE OTHER"],
+            [[e["pod"], e["node"], *e["reasons"].values()] for e in entries[:FIRST_ROWS]],
+        )
+        if len(entries) > FIRST_ROWS:
+            out += f"({len(entries) - FIRST_ROWS} more: every pod with -o json or -o html)\n"
     html = ""
     if args.output == "html":
         html = render_html(picture(built.problem, results, f"kubefit compare: {' vs '.join(engines)}", doc))
