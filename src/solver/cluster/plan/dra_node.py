@@ -88,8 +88,9 @@ def _slot_bound(facts: NodeFacts, s: SlotFacts) -> int:
 UNBOUNDED = 1 << 30
 
 
-# (claims' shape, node) -> the facts gathered for the first class of that shape, and that class's index
-FactsCache = dict[tuple[Any, str], tuple[NodeFacts, int]]
+# (claims' shape, node) -> the facts gathered for the first class of that shape, that class's index, the
+# pods the devices alone could take, and whether the facts aggregate
+FactsCache = dict[tuple[Any, str], tuple[NodeFacts, int, int, bool]]
 
 
 def prepare(
@@ -109,19 +110,18 @@ def prepare(
     key = (shape, view.node)
     cached = cache.get(key) if cache is not None and shape is not None else None
     if cached is not None:
-        facts, owner = cached
+        facts, owner, devices, aggregated = cached
     else:
         try:
             facts = gather(problem, view, cls.claims[0], in_use)
         except AllocationError as e:
             return str(e)
-        owner = cls.index
+        owner, devices, aggregated = cls.index, _device_bound(facts), _aggregable(facts)
         if cache is not None and shape is not None:
-            cache[key] = (facts, owner)
-    bound = min(most, _device_bound(facts))
+            cache[key] = (facts, owner, devices, aggregated)
+    bound = min(most, devices)
     if bound <= 0:
         return "cannot allocate all claims"
-    aggregated = _aggregable(facts)
     instances = 1 if aggregated else bound
     return Block(cls, aggregated, facts, instances, len(cls.claims[0]), bound, borrowed=owner != cls.index)
 

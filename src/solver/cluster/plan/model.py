@@ -49,6 +49,7 @@ class PlanModel:
     pool: Pool | None = None  # nodes planned by placement patterns
     shared: bool = True  # patterns may pool GPUs across nodes
     facts_cache: FactsCache = field(default_factory=dict)
+    slack_memo: dict[int, dict[str, int]] = field(default_factory=dict)  # GPU signature -> most it uses
     pooled: dict[int, list[cp_model.IntVar]] = field(default_factory=dict)  # class -> pods placed by patterns
 
     def placed(self, cls: PodClass) -> cp_model.LinearExprT:
@@ -182,15 +183,18 @@ def _pooled(pm: PlanModel, node: NodeInfo, entries: list[tuple[PodClass, int, Bl
     blocks = [b for _, _, b in entries if b is not None]
     if pool is None or not blocks or not all(poolable(b) for b in blocks):
         return None
-    views = node_groups(pm.problem, blocks)
-    if views is None or any(pool.patterns(view) is None for view in views):
+    views = node_groups(pm.problem, blocks, pool.views)
+    if views is None:
+        return None
+    found = [pool.patterns(view) for view in views]
+    if any(p is None for p in found):
         return None
     shared = (
         pm.shared
         and node.name not in pm.optional
         and len(blocks) == len(entries)
         and all(single_device(b) and not interacts(b.cls.pod) and not b.cls.pod.ports for b in blocks)
-        and _slack(pm, node, views, [pool.patterns(v) for v in views])
+        and _slack(pm, node, views, found)
     )
     zone = SHARED if shared else node.name
     pool.add(zone, views, blocks)
@@ -204,7 +208,12 @@ def _slack(pm: PlanModel, node: NodeInfo, views: list[GroupView], found: list[An
         return True
     worst: dict[str, int] = {}
     for view, patterns in zip(views, found, strict=True):
-        most: dict[str, int] = {}
+        most = pm.slack_memo.get(view.signature)
+        if most is not None:
+            for resource, amount in most.items():
+                worst[resource] = worst.get(resource, 0) + amount
+            continue
+        most = pm.slack_memo[view.signature] = {}
         for pattern in patterns:
             use: dict[str, int] = {"pods": sum(pattern.counts)}
             for kind, n in zip(view.kinds, pattern.counts, strict=True):

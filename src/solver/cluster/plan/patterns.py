@@ -15,10 +15,11 @@ of thousands of pods optimal.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
+from ...cpsat.facts import NodeFacts
 from ...problem import Device, Problem, consumption
 from .dra_node import Block, free_picks
 
@@ -62,7 +63,7 @@ Domain = tuple[tuple[str, Value | None], ...]  # per attribute a constraint on t
 class GroupView(NamedTuple):
     """A GPU of one node as the patterns see it; `signature` is equal for GPUs that plan alike."""
 
-    signature: Hashable
+    signature: int  # equal for GPUs that plan alike (Views.signatures)
     group: Group
     kinds: tuple[Kind, ...]  # the kinds of its devices, in a stable order
     devices: list[DeviceView]
@@ -107,16 +108,56 @@ def slot_infos(block: Block) -> dict[SlotKey, SlotInfo]:
     }
 
 
-def node_groups(problem: Problem, blocks: Sequence[Block]) -> list[GroupView] | None:
+@dataclass
+class Views:
+    """What node_groups makes again and again across nodes, made once: kinds (equal ones are one object),
+    their order, and each device's draw."""
+
+    kinds: dict[Hashable, Kind] = field(default_factory=dict)
+    order: dict[Kind, tuple[SlotKey, ...]] = field(default_factory=dict)
+    draws: dict[int, tuple[dict[str, Fraction], Hashable]] = field(default_factory=dict)
+    signatures: dict[Hashable, int] = field(default_factory=dict)  # a GPU's signature -> its number
+
+    def kind(self, parts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]) -> Kind:
+        """The kind of a device taken by slot positions `p` of classes `c`, for each (c, p) in parts."""
+        found = self.kinds.get(parts)
+        if found is None:
+            found = self.kinds[parts] = frozenset(
+                (k, p) for classes, ps in parts for k in classes for p in ps
+            )
+            self.order[found] = tuple(sorted(found))
+        return found
+
+    def draw(self, device: Device) -> tuple[dict[str, Fraction], Hashable]:
+        found = self.draws.get(device.id)
+        if found is None:
+            draw = _draws(device)
+            found = self.draws[device.id] = (draw, tuple(sorted((c, _plain(v)) for c, v in draw.items())))
+        return found
+
+
+def node_groups(
+    problem: Problem, blocks: Sequence[Block], views: Views | None = None
+) -> list[GroupView] | None:
     """The node's GPUs (and lone devices) as the patterns see them, or None when its devices do not fit
     the pattern view (a device drawing on several counter sets, compatibility groups)."""
-    kinds: dict[int, set[SlotKey]] = {}
+    views = views if views is not None else Views()
+    # Classes sharing one gathering of facts (one claims' shape) see the same candidates.
+    shapes: dict[int, tuple[NodeFacts, list[int]]] = {}
     for block in blocks:
-        for s in block.facts.slots:
+        shapes.setdefault(id(block.facts), (block.facts, []))[1].append(block.cls.index)
+    positions: dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+    for facts, classes in shapes.values():
+        taking: dict[int, list[int]] = {}
+        for s in facts.slots:
             for d in s.candidates:
-                kinds.setdefault(d, set()).add((block.cls.index, s.position))
-    if not kinds:
+                taking.setdefault(d, []).append(s.position)
+        members = tuple(classes)
+        for d, ps in taking.items():
+            positions.setdefault(d, []).append((members, tuple(ps)))
+    if not positions:
         return None
+    kinds = {d: views.kind(tuple(parts)) for d, parts in positions.items()}
     values = _matched(blocks)
     if values is None:
         return None
@@ -131,16 +172,16 @@ def node_groups(problem: Problem, blocks: Sequence[Block]) -> list[GroupView] | 
         if device.consumes:
             by_set.setdefault((facts.pool_of[d].ref, device.consumes[0].counter_set), []).append(d)
         else:
-            out.append(_view(problem, (d,), kinds, {}, node, False, _domain((d,), values)))
-    for (pool_ref, name), members in by_set.items():
-        pool = facts.pool_of[members[0]]
+            out.append(_view(problem, views, (d,), kinds, {}, node, False, _domain((d,), values)))
+    for (pool_ref, name), members_of_set in by_set.items():
+        pool = facts.pool_of[members_of_set[0]]
         available = facts.available.get(pool_ref) or facts.allocator.available(pool)
         left = dict(available.get(name, {}))
         busy = _busy(pool.counter_sets.get(name, {}), left)
-        domain = _domain(tuple(members), values)
+        domain = _domain(tuple(members_of_set), values)
         if domain is None:
             return None  # a GPU whose devices differ in a matched attribute: devices one by one
-        out.append(_view(problem, tuple(members), kinds, left, node, busy, domain))
+        out.append(_view(problem, views, tuple(members_of_set), kinds, left, node, busy, domain))
     return out
 
 
@@ -177,21 +218,35 @@ def _busy(total: Mapping[str, Fraction], left: dict[str, Fraction]) -> bool:
 
 def _view(
     problem: Problem,
+    views: Views,
     members: tuple[int, ...],
-    kinds: dict[int, set[SlotKey]],
+    kinds: dict[int, Kind],
     left: dict[str, Fraction],
     node: str,
     busy: bool,
     domain: Domain | None,
 ) -> GroupView:
-    devices: list[DeviceView] = [(_draws(problem.devices[d]), frozenset(kinds[d])) for d in members]
-    order = tuple(sorted({k for _, k in devices}, key=sorted))
+    devices: list[DeviceView] = []
+    draws: list[Hashable] = []
+    for d in members:
+        draw, key = views.draw(problem.devices[d])
+        devices.append((draw, kinds[d]))
+        draws.append(key)
+    order = tuple(sorted({k for _, k in devices}, key=views.order.__getitem__))
+    index = {k: i for i, k in enumerate(order)}
     signature = (
-        tuple(sorted(left.items())),
-        tuple((tuple(sorted(draw.items())), order.index(kind)) for draw, kind in devices),
-        order,
+        tuple(sorted((c, _plain(v)) for c, v in left.items())),
+        tuple((draw, index[kind]) for draw, (_, kind) in zip(draws, devices, strict=True)),
+        tuple(views.order[k] for k in order),
     )
-    return GroupView(signature, Group(node, members, busy), order, devices, left, domain or ())
+    # Hashed once here; everything after looks the GPU up by this number.
+    number = views.signatures.setdefault(signature, len(views.signatures))
+    return GroupView(number, Group(node, members, busy), order, devices, left, domain or ())
+
+
+def _plain(value: Fraction) -> int | Fraction:
+    """A whole amount as an int, which hashes far faster than a Fraction."""
+    return value.numerator if value.denominator == 1 else value
 
 
 def _draws(device: Device) -> dict[str, Fraction]:

@@ -257,16 +257,21 @@ class Planner:
         )
 
     def explained(self, solution: Solution, groups: list[PodClass]) -> dict[int, str]:
+        """explain's minimal reasons for the pods left pending, in at most a quarter of the budget (they
+        add detail to the scheduler's own message; the plan does not wait long for them)."""
         if self.built is None:
             return {}
         self.progress.enter("explaining")
         left = self.clock.left(after_solving(self.problem) / 2)
-        if left is not None and left <= 0:
-            return {}
+        if left is not None and self.clock.seconds is not None:
+            left = min(left, EXPLAINING * self.clock.seconds)
+            if left <= 0:
+                return {}
         return pending_reasons(self.built, solution, groups, left)
 
 
 KUBELET_ROUNDS = 20
+EXPLAINING = 0.25  # the share of the budget explanations may take at most
 
 
 def after_solving(problem: Problem) -> float:

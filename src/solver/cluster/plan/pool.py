@@ -31,6 +31,7 @@ from .patterns import (
     SlotInfo,
     SlotKey,
     Value,
+    Views,
     enumerate_patterns,
     slot_infos,
 )
@@ -65,6 +66,7 @@ class Pool:
     # of a firstAvailable request.
     splits: dict[tuple[str, int, int], cp_model.IntVar] = field(default_factory=dict)
     domains: dict[Split, cp_model.IntVar] = field(default_factory=dict)
+    views: Views = field(default_factory=Views)  # what node_groups makes once for every node
     _enumerated: dict[Hashable, list[Pattern] | None] = field(default_factory=dict)
 
     def patterns(self, view: GroupView) -> list[Pattern] | None:
