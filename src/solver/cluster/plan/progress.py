@@ -24,7 +24,8 @@ class Progress:
         self.phase = "reading"
         self.detail = ""
         self.phase_start = self.start
-        self.history: list[tuple[str, float]] = []  # (phase, seconds) of the phases left behind
+        self.phase_cpu = time.process_time()
+        self.history: list[tuple[str, float, float]] = []  # (phase, seconds, cpu seconds) of the phases left
         # Solving: the stage, its incumbent and bound, and kube-scheduler's count to compare with.
         self.incumbent: float | None = None
         self.bound: float | None = None
@@ -42,21 +43,22 @@ class Progress:
     # --- what the plan reports ---------------------------------------------------------------------
 
     def enter(self, phase: str, detail: str = "") -> None:
-        now = time.monotonic()
+        now, cpu = time.monotonic(), time.process_time()
         with self._lock:
             name = f"{self.phase} {self.detail}".strip()
-            self.history.append((name, now - self.phase_start))
+            self.history.append((name, now - self.phase_start, cpu - self.phase_cpu))
             self.phase, self.detail = phase, detail
-            self.phase_start = now
+            self.phase_start, self.phase_cpu = now, cpu
             self.incumbent = self.bound = None
         self._show_soon()
 
     def timings(self) -> str:
-        """Where the time went so far: `phase 1.2s, ...` (each phase once, summed)."""
-        spent: dict[str, float] = {}
-        for name, seconds in self.history:
-            spent[name] = spent.get(name, 0.0) + seconds
-        return ", ".join(f"{name} {seconds:.1f}s" for name, seconds in spent.items())
+        """Where the time went so far: `phase 1.2s (cpu 0.9s), ...` (each phase once, summed)."""
+        spent: dict[str, tuple[float, float]] = {}
+        for name, seconds, cpu in self.history:
+            wall, used = spent.get(name, (0.0, 0.0))
+            spent[name] = (wall + seconds, used + cpu)
+        return ", ".join(f"{name} {wall:.1f}s (cpu {cpu:.1f}s)" for name, (wall, cpu) in spent.items())
 
     def solving(self, stage: str, baseline: int | None) -> None:
         self.enter("solving", stage)
