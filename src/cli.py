@@ -108,8 +108,9 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
         type=_seconds,
         default=60.0,
         metavar="SECONDS",
-        help="cpsat's wall-clock budget (default 60): the answer says feasible with the proven bound when "
-        "it runs out",
+        help="one budget for everything after reading (default 60): kube-scheduler's pass first, then the "
+        "model, checking and explanations; when it runs out the answer is the better of the two placements "
+        "so far, feasible with the proven bound",
     )
     parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (1: deterministic; default 1)")
     parser.add_argument(
