@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -31,50 +30,25 @@ from pathlib import Path
 from typing import Any
 
 import cluster as gen
+import fleet
 import generate
 
 # Each size's default time limits (the issue's: 60 and 15 s at 50 nodes, 120 at 250, 300 at 1,000).
 LIMITS = {50: (60.0, 15.0), 250: (120.0,), 1000: (300.0,)}
 
-RUNNER = """
-import os, sys, time
-start = time.perf_counter()
-pid = os.fork()
-if pid == 0:
-    os.dup2(os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
-    try:
-        os.execvp(sys.argv[2], sys.argv[2:])
-    finally:
-        os._exit(127)
-_, status, usage = os.wait4(pid, 0)
-wall = time.perf_counter() - start
-print(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
-"""
-
 
 @dataclass
-class Run:
-    wall: float
-    cpu: float
-    peak: float  # MiB
-    code: int
+class Planned:
+    run: fleet.Run
     status: dict[str, Any]  # the Plan's status
 
 
-def run(argv: Sequence[str], out: Path) -> Run:
-    """One fresh process (its rusage alone: a small interpreter forks it), stdout into `out`."""
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", RUNNER, str(out), *argv],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        check=True,
-    )
-    wall, cpu, peak, code = done.stdout.split()
+def run(argv: Sequence[str], out: Path) -> Planned:
+    """One fresh process (its own rusage, fleet.run), its JSON output read back."""
+    done = fleet.run(argv, str(out))
     with out.open(encoding="utf-8") as f:
         doc = json.load(f)
-    return Run(float(wall), float(cpu), int(peak) / 1024, int(code), doc["items"][0]["status"])
+    return Planned(done, doc["items"][0]["status"])
 
 
 def write_shape(nodes: int, seed: int, where: Path) -> int:
@@ -125,9 +99,9 @@ def rows_for(nodes: int, limits: Sequence[float], seed: int, keep: Path | None) 
                     "-" if bound is None else str(bound),
                     gap,
                     f"{s['seconds']:.1f}",
-                    f"{got.wall:.1f}",
-                    f"{got.cpu:.1f}",
-                    f"{got.peak:.0f}",
+                    f"{got.run.wall:.1f}",
+                    f"{got.run.cpu:.1f}",
+                    f"{got.run.peak:.0f}",
                 ]
             )
             print(" ".join(rows[-1]), file=sys.stderr, flush=True)

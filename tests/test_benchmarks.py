@@ -112,6 +112,7 @@ TINY = {
     "generate.py": ["--nodes", "2", "--gangs", "1", "--busy", "0.2"],
     "plan.py": ["--nodes", "2", "--loads", "1.1", "--seeds", "1", "--time-limit", "10"],
     "fleet.py": ["--nodes", "3", "--pods", "10", "--repeat", "1"],
+    "batches.py": ["--sizes", "2", "--limits", "5"],
 }
 
 
