@@ -9,7 +9,7 @@ from ...solution import Solution, Status, UnitOutcome
 from ...validate import validate
 from .classes import PodClass
 from .decode import Placement
-from .replay import replay, violations, why_pending
+from .replay import STILL_FITS, replay, violations, why_pending
 from .static import Reach
 
 
@@ -24,10 +24,12 @@ def finish(
     groups: list[PodClass],
     reasons: dict[int, str] | None = None,
     unclaimed: frozenset[int] = frozenset(),
+    proven: bool = True,
 ) -> tuple[Solution, list[str]]:
     """The plan as a Solution, checked by the scheduler's filters and the Solution validator. A pod a
     filter rejects where the model put it (the model is stricter than the filters by design, so this is a
-    safety net) is left pending, and so are the other members of its gang; the notes say which."""
+    safety net) is left pending, and so are the other members of its gang; the notes say which. `proven`:
+    whether the plan is the best there is (else a pod that would still fit says the time ran out)."""
     notes: list[str] = []
     gang_of = {u.id: u.gang.name for u in problem.units if u.gang is not None}
     for _ in range(len(problem.units) + 1):
@@ -57,7 +59,7 @@ def finish(
         else:
             k = class_of.get(unit.id, -1 - unit.id)
             if k not in told:
-                told[k] = why_pending(state, unit)
+                told[k] = _still_fits(why_pending(state, unit), proven)
             outcomes.append(UnitOutcome(unit.id, Status.UNSATISFIABLE, message=told[k]))
     solution = Solution("plan", tuple(outcomes))
     # Pods whose scheduler does not run DynamicResources are placed without their claims, as it places
@@ -76,9 +78,18 @@ def finish(
         kept = {u: p for u, p in placements.items() if u not in broken_units and gang_of.get(u) not in gangs}
         if len(kept) == len(placements):
             raise PlanError("the plan breaks the allocator's rules: " + "; ".join(map(str, invalid[:5])))
-        solution, more = finish(problem, kept, reaches, groups, reasons, unclaimed)
+        solution, more = finish(problem, kept, reaches, groups, reasons, unclaimed, proven)
         return solution, [*notes, *more]
     return solution, notes
+
+
+def _still_fits(message: str, proven: bool) -> str:
+    """Why a pod that fits beside the plan waits: the time ran out, or the model is stricter there."""
+    if not message.startswith(STILL_FITS):
+        return message
+    if proven:
+        return f"{message} (kubefit's model of this plan is stricter here than the scheduler's filters)"
+    return f"{message} (the time limit ran out before the plan could add it: --time-limit)"
 
 
 def _short_gangs(problem: Problem, placements: dict[int, Placement]) -> dict[int, str]:

@@ -189,7 +189,8 @@ class Planner:
             why = "the time ran out before the model matched kube-scheduler's placement"
             return self.fallback(why, bound, outcome.stages)
         self.progress.enter("checking")
-        solution, checked = finish(problem, placements, reaches, groups, reasons, unclaimed)
+        proven = outcome.status == "optimal"
+        solution, checked = finish(problem, placements, reaches, groups, reasons, unclaimed, proven)
         opened = tuple(n for n in options.optional_nodes if any(p.node == n for p in placements.values()))
         messages = self.explained(solution, groups)
         taken = paths(pm, placements)
