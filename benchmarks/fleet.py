@@ -160,18 +160,18 @@ class Run:
     stderr: str
 
 
-# Starts the command (stdout to /dev/null), waits for it, and prints its wall and CPU seconds, peak RSS
-# (KiB) and exit code. It runs in a small interpreter of its own because a process's ru_maxrss counts
-# what the process it was forked from had resident, and this script's process holds a whole generated
-# cluster.
+# Starts the command (stdout to the file its first argument names), waits for it, and prints its wall and
+# CPU seconds, peak RSS (KiB) and exit code. It runs in a small interpreter of its own because a process's
+# ru_maxrss counts what the process it was forked from had resident, and this script's process holds a
+# whole generated cluster.
 RUNNER = """
 import os, sys, time
 start = time.perf_counter()
 pid = os.fork()
 if pid == 0:
-    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.dup2(os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
     try:
-        os.execvp(sys.argv[1], sys.argv[1:])
+        os.execvp(sys.argv[2], sys.argv[2:])
     finally:
         os._exit(127)
 _, status, usage = os.wait4(pid, 0)
@@ -180,11 +180,12 @@ print(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_e
 """
 
 
-def run(argv: Sequence[str]) -> Run:
-    """One fresh process: its wall and CPU seconds and peak RSS (from its rusage), exit code and stderr."""
+def run(argv: Sequence[str], out: str = os.devnull) -> Run:
+    """One fresh process: its wall and CPU seconds and peak RSS (from its rusage), exit code and stderr;
+    its output goes to `out`."""
     with tempfile.TemporaryFile() as err:
         done = subprocess.run(
-            [sys.executable, "-S", "-c", RUNNER, *argv],
+            [sys.executable, "-S", "-c", RUNNER, out, *argv],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=err,

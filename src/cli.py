@@ -38,7 +38,11 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{self.prog}: {message}")
 
 
-def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -> None:
+def _common(
+    parser: argparse.ArgumentParser,
+    formats: Sequence[str] = FORMATS,
+    wide: str = "the table and, per pod, the nodes ranked with every plugin's score",
+) -> None:
     parser.add_argument(
         "-f",
         "--filename",
@@ -52,11 +56,7 @@ def _common(parser: argparse.ArgumentParser, formats: Sequence[str] = FORMATS) -
         "--output",
         choices=formats,
         help="output format (table on a terminal, else yaml)"
-        + (
-            "; wide: the table and, per pod, the nodes ranked with every plugin's score"
-            if "wide" in formats
-            else ""
-        ),
+        + (f"; wide: {wide}" if "wide" in formats else ""),
     )
     gate_options.add_options(parser)
     parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
@@ -155,8 +155,9 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
         type=_positive_seconds,
         default=60.0,
         metavar="SECONDS",
-        help="cpsat's wall-clock budget, more than 0 seconds (default 60): the answer says feasible with the "
-        "proven bound when it runs out",
+        help="one budget for everything after reading, more than 0 seconds (default 60): kube-scheduler's pass "
+        "first, then the model, checking and explanations; when it runs out the answer is the better of the two "
+        "placements so far, feasible with the proven bound",
     )
     parser.add_argument(
         "--workers", type=int, default=1, help="CP-SAT workers, 1 to 256 (1: deterministic; default 1)"
@@ -355,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--node-template: the fewest copies of that node to add so every pod fits (proven), or with "
         "--max-new-nodes the most pods that many copies place. Exit 1 when some pod stays pending.",
     )
-    _common(p)
+    _common(p, (*FORMATS, "wide"), "the summary, then every pod with its node and devices or why it waits")
     _plan_options(p)
     p.add_argument("--engine", default="cpsat", choices=("greedy", "cpsat"), help="default cpsat")
     p.add_argument("--node-template", metavar="FILE", help="a Node with its ResourceSlices, to add copies of")
@@ -908,7 +909,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from .solver.cluster.plan.command import run_plan
 
     doc, text, placed = run_plan(args, _plan_builder(args))
-    emit(doc, _format(args), text)
+    fmt = _format(args)
+    emit(doc, "table" if fmt == "wide" else fmt, text)
     return EXIT_OK if placed else EXIT_NO_FIT
 
 

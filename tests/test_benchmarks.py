@@ -114,6 +114,7 @@ TINY = {
     "plan.py": ["--nodes", "2", "--loads", "1.1", "--seeds", "1", "--time-limit", "10"],
     "fleet.py": ["--nodes", "3", "--pods", "10", "--repeat", "1"],
     "output.py": ["--nodes", "2"],
+    "batches.py": ["--sizes", "2", "--limits", "5"],
 }
 
 

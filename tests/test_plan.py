@@ -8,6 +8,8 @@ MIG inventories come from benchmarks/generate.py, as kubefit users would publish
 
 from __future__ import annotations
 
+import io
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -920,19 +922,38 @@ def test_requests_of_several_devices_alternatives_and_shared_claims_are_planned_
 # --- progress on stderr -------------------------------------------------------------------------------------
 
 
-def test_progress_shows_the_stage_the_incumbent_and_the_bound_once_a_run_takes_long_enough(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    from kubefit.solver.cluster.plan.solve import Progress
+def test_progress_line_says_the_phase_the_pods_placed_against_kube_scheduler_the_bound_and_the_gap() -> None:
+    from kubefit.solver.cluster.plan.progress import Progress
+    from kubefit.solver.deadline import Deadline
 
-    progress = Progress(True, after=0.0)
-    progress.label, progress.incumbent, progress.bound = "priority 0", 30.0, 40.0
-    progress.update()
-    line = capsys.readouterr().err
-    assert line.startswith("plan priority 0: [##################......] incumbent 30, bound 40, ")
-    quiet = Progress(False, after=0.0)
-    quiet.update()
-    assert capsys.readouterr().err == ""
+    progress = Progress(True, io.StringIO())
+    progress.deadline = Deadline(60)
+    progress.solving("priority 0", 25)
+    progress.found(30)
+    progress.bounded(40)
+    line = progress.line()
+    assert line.startswith("plan: solving priority 0, 30 placed (kube-scheduler 25), bound 40, gap 25.0%, ")
+    assert line.endswith("s left")
+    progress.enter("kube-scheduler's pass")
+    progress.tried(12, 40)
+    assert progress.line().startswith("plan: kube-scheduler's pass, 12/40 pods (")
+
+
+def test_progress_is_written_every_tick_while_a_phase_works_and_not_when_switched_off() -> None:
+    from kubefit.solver.cluster.plan.progress import Progress
+
+    stream = io.StringIO()
+    with Progress(True, stream, every=0.01) as progress:
+        progress.enter("building")
+        for _ in range(500):  # a phase that takes a while; the thread writes meanwhile
+            if stream.getvalue().count("plan: building") >= 2:
+                break
+            time.sleep(0.01)
+    assert stream.getvalue().count("plan: building") >= 2
+    quiet = io.StringIO()
+    with Progress(False, quiet, every=0.01):
+        time.sleep(0.05)
+    assert quiet.getvalue() == ""
 
 
 def test_no_progress_is_printed_when_it_is_switched_off(capsys: pytest.CaptureFixture[str]) -> None:

@@ -289,22 +289,43 @@ def test_a_gang_left_pending_is_told_why_not_that_it_would_fit(tmp_path: Path) -
         assert message.startswith("0/1 nodes are available") or 'pod group "batch/train"' in message, message
 
 
-def test_the_table_lists_each_pod_with_its_node_and_devices_or_why_it_waits(tmp_path: Path) -> None:
+def test_the_table_says_the_summary_first_then_the_pending_pods_grouped_by_why(tmp_path: Path) -> None:
     done = kubefit("plan", "-f", mig_file(tmp_path, (*FRAGMENTED, "7g.80gb")), "-o", "table")
     assert done.code == 1
-    head, rows = done.out.split("\n\n", 1)
-    assert head.splitlines() == [
-        head.splitlines()[0],
-        "placed 3, pending 1; nodes touched 1, devices touched 3, partially used GPUs/counter sets 0",
-    ]
+    head, pending, hint = done.out.split("\n\n")
     assert re.fullmatch(r"engine cpsat: optimal, bound 3, \d+\.\ds", head.splitlines()[0])
+    assert head.splitlines()[1:] == [
+        "placed 3 of 4 (kube-scheduler places 2), pending 1; nodes touched 1, devices touched 3, "
+        "partially used GPUs/counter sets 0",
+    ]
+    assert [line.split(None, 2) for line in pending.splitlines()] == [
+        ["PENDING", "PRIORITY", "WHY"],
+        [
+            "1",
+            "0",
+            "0/1 nodes are available: 1 cannot allocate all claims. 0/1 nodes can run the pod: 1 has too "
+            "little left of counter memory-slice-0.",
+        ],
+    ]
+    assert hint == "(every pod with -o wide)\n"
+
+
+def test_the_wide_table_lists_each_pod_with_its_node_and_devices_or_why_it_waits(tmp_path: Path) -> None:
+    done = kubefit("plan", "-f", mig_file(tmp_path, (*FRAGMENTED, "7g.80gb")), "-o", "wide")
+    assert done.code == 1
+    rows = done.out.split("\n\n")[-1]
     lines = [line.split(None, 2) for line in rows.splitlines()]
     assert lines[0] == ["POD", "NODE", "DEVICES / WHY PENDING"]
     assert lines[1:] == [
         ["batch/p0", "gpu-node-001", "gpu-0-mig-1g-10gb-19-6"],
         ["batch/p1", "gpu-node-001", "gpu-0-mig-4g-40gb-5-0"],
         ["batch/p2", "gpu-node-001", "gpu-0-mig-2g-20gb-14-4"],
-        ["batch/p3", "-", "0/1 nodes are available: 1 cannot allocate all claims."],
+        [
+            "batch/p3",
+            "-",
+            "0/1 nodes are available: 1 cannot allocate all claims. 0/1 nodes can run pod batch/p3: 1 has "
+            "too little left of counter memory-slice-0.",
+        ],
     ]
 
 

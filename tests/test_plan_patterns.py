@@ -28,7 +28,7 @@ GPU = [
     placement(4, 4, (1, 0)),
     placement(0, 8, (2, 0)),
 ]
-KEYS = ((0, 0), (1, 0), (2, 0))
+KINDS = (frozenset({(0, 0)}), frozenset({(1, 0)}), frozenset({(2, 0)}))
 
 
 def fits(chosen: tuple[int, ...]) -> bool:
@@ -40,31 +40,31 @@ def fits(chosen: tuple[int, ...]) -> bool:
 
 
 def test_every_set_of_devices_that_fits_is_covered_by_some_pattern() -> None:
-    patterns = enumerate_patterns(KEYS, GPU, dict(SLICES))
+    patterns = enumerate_patterns(KINDS, GPU, dict(SLICES))
     assert patterns is not None
     vectors = [p.counts for p in patterns]
     for size in range(len(GPU) + 1):
         for chosen in itertools.combinations(range(len(GPU)), size):
             if not fits(chosen):
                 continue
-            counts = tuple(sum(1 for i in chosen if KEYS[k] in GPU[i][1]) for k in range(len(KEYS)))
+            counts = tuple(sum(1 for i in chosen if GPU[i][1] == kind) for kind in KINDS)
             assert any(all(a >= b for a, b in zip(v, counts, strict=True)) for v in vectors), counts
 
 
 def test_each_pattern_is_maximal_and_its_witness_fits_and_realizes_it() -> None:
-    patterns = enumerate_patterns(KEYS, GPU, dict(SLICES))
+    patterns = enumerate_patterns(KINDS, GPU, dict(SLICES))
     assert patterns is not None
     assert sorted(p.counts for p in patterns) == [(0, 0, 1), (0, 2, 0), (4, 1, 0), (7, 0, 0)]
     for p in patterns:
         positions = tuple(i for i, _ in p.witness)
         assert fits(positions)
-        assert tuple(sum(1 for _, key in p.witness if key == k) for k in KEYS) == p.counts
+        assert tuple(sum(1 for _, k in p.witness if k == i) for i in range(len(KINDS))) == p.counts
 
 
 def test_a_gpu_with_counters_already_drawn_has_only_the_patterns_that_still_fit() -> None:
     left = dict(SLICES)
     left["memory-slice-0"] = Fraction(0)  # a 1g partition runs at slice 0
-    patterns = enumerate_patterns(KEYS, GPU, left)
+    patterns = enumerate_patterns(KINDS, GPU, left)
     assert patterns is not None
     assert sorted(p.counts for p in patterns) == [(3, 1, 0), (6, 0, 0)]
 
@@ -73,7 +73,7 @@ def test_too_many_sets_to_look_at_gives_up_rather_than_guess(monkeypatch: pytest
     from kubefit.solver.cluster.plan import patterns as module
 
     monkeypatch.setattr(module, "VISITS", 10)
-    assert module.enumerate_patterns(KEYS, GPU, dict(SLICES)) is None
+    assert module.enumerate_patterns(KINDS, GPU, dict(SLICES)) is None
 
 
 CASES = {

@@ -29,6 +29,11 @@ class Budget:
     # Devices greedy may try, counted across the whole search (each step scans many: a bound on
     # steps alone does not bound the time on a node with thousands of candidates).
     devices: int | None = None
+    # A monotonic time at which kube-scheduler's queue stops taking pods: the pods not reached by then are
+    # left undecided (Solution.cut), what was placed stands.
+    cutoff: float | None = None
+    # Told (pods tried, pods in all) as kube-scheduler's queue goes (a plan's progress line).
+    tried: Callable[[int, int], None] | None = None
 
 
 class Engine(Protocol):

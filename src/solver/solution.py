@@ -96,6 +96,7 @@ class Solution:
     engine: str
     units: tuple[UnitOutcome, ...]
     evictions: tuple[Eviction, ...] = ()  # pods preempted to make room
+    cut: int = 0  # pods the queue never reached before Budget.cutoff
 
     @property
     def status(self) -> Status:

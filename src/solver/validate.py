@@ -110,6 +110,9 @@ class _Validator:
         self.unit = 0
         self.fractional = problem.on("FractionalCapacityRange")
         self.cc = problem.on("ConsumableCapacity")
+        # Pools' counters left, and device -> the tallies it draws on (Validator.left).
+        self._left: dict[tuple[str, tuple[int, ...]], dict[str, dict[str, Fraction]]] = {}
+        self._drawn_from: dict[int, list[dict[str, dict[str, Fraction]]]] = {}
 
     def flag(self, claim: int | None, kind: str, message: str) -> None:
         self.out.append(Violation(self.unit, claim, kind, message))
@@ -227,6 +230,7 @@ class _Validator:
             if pick.admin:
                 continue  # admin-access results block nobody in later units (the scheduler ignores them)
             ref = pick.device.ref
+            newly = not self.held.allocated(ref)
             if pick.multi:
                 self.held.shared.add(ref)
                 sums = self.held.capacity.setdefault(ref, {})
@@ -234,6 +238,9 @@ class _Validator:
                     sums[name] = sums.get(name, Fraction(0)) + value
             else:
                 self.held.exclusive.add(ref)
+            if newly:
+                for left in self._drawn_from.get(pick.device.id, ()):
+                    _add(left, pick.device, -1)
         self.held.allocations.update(allocations)
 
     # --- one claim ------------------------------------------------------------------------------------
@@ -546,12 +553,23 @@ class _Validator:
             if self.p.on("CompatibilityGroups"):
                 self.check_groups(pools[ref], members)
 
+    def left(self, pool: PoolView) -> dict[str, dict[str, Fraction]]:
+        """What the pool's counters have left beside the devices allocated so far (kept up to date as
+        units commit, so that each unit does not add up the whole pool again)."""
+        key = (pool.ref, pool.counter_devices)
+        left = self._left.get(key)
+        if left is None:
+            left = {name: dict(counters) for name, counters in pool.counter_sets.items()}
+            for d in pool.counter_devices:
+                device = self.p.devices[d]
+                if self.held.allocated(device.ref):
+                    _add(left, device, -1)
+                self._drawn_from.setdefault(d, []).append(left)
+            self._left[key] = left
+        return left
+
     def check_pool_counters(self, pool: PoolView, members: Sequence[_Pick]) -> None:
-        left = {name: dict(counters) for name, counters in pool.counter_sets.items()}
-        for d in pool.counter_devices:
-            device = self.p.devices[d]
-            if self.held.allocated(device.ref):
-                _add(left, device, -1)
+        left = self.left(pool)
         needed: dict[str, dict[str, Fraction]] = {}
         for pick in members:
             _add(needed, pick.device, +1)

@@ -57,13 +57,30 @@ def schedule(
             run = Run(problem, budget, search, deadline, refused)
             outcomes = run.all()
             short = short_gangs(problem, outcomes)
+            if run.cut:
+                # No time to start over without the short gangs: their members wait, undecided.
+                outcomes = [_unreached(o) if _in(problem, o, short) else o for o in outcomes]
+                short = {}
             if not short:
                 if proves:
                     outcomes = [_with_proof(o) for o in outcomes]
-                return Solution(engine, tuple(outcomes), tuple(run.evictions))
+                return Solution(engine, tuple(outcomes), tuple(run.evictions), run.cut)
             for unit in problem.units:
                 if unit.gang is not None and unit.gang.name in short:
                     refused[unit.id] = short[unit.gang.name]
+
+
+# Why a pod the queue did not reach before the cutoff (a plan's time limit) has no answer.
+NOT_REACHED = "not scheduled: the time limit ran out before kube-scheduler's pass reached it"
+
+
+def _unreached(outcome: UnitOutcome) -> UnitOutcome:
+    return UnitOutcome(outcome.unit, Status.UNKNOWN, message=NOT_REACHED)
+
+
+def _in(problem: Problem, outcome: UnitOutcome, gangs: dict[str, str]) -> bool:
+    gang = problem.units[outcome.unit].gang
+    return gang is not None and gang.name in gangs
 
 
 @contextlib.contextmanager
@@ -128,6 +145,8 @@ class Run:
     ) -> None:
         self.problem = problem
         self.refused = refused
+        self.budget = budget
+        self.cut = 0  # pods not reached before budget.cutoff
         cluster = problem.cluster if problem.cluster is not None else synthesized(problem)
         self.cluster = cluster
         self.snapshot = Snapshot(NodeInfo(n) for n in cluster.nodes)
@@ -186,10 +205,20 @@ class Run:
         waiting: dict[int, tuple[int, int, bool]] = {}
         tries: dict[int, int] = {}
         queue = [u.id for u in self.problem.units]
+        cutoff = self.budget.cutoff
         for _ in range(len(queue) + 2):
             for uid in queue:
                 unit = self.problem.units[uid]
+                if cutoff is not None and (self.cut or time.monotonic() >= cutoff):
+                    # A pod tried before keeps that answer; one never tried has none.
+                    if uid not in outcomes:
+                        outcomes[uid] = _unreached(UnitOutcome(uid, Status.UNKNOWN))
+                        self.cut += 1
+                    waiting.pop(uid, None)
+                    continue
                 tries[uid] = tries.get(uid, 0) + 1
+                if self.budget.tried is not None:
+                    self.budget.tried(len(tries), len(self.problem.units))
                 before = (self.clock[0], self.clock[1])
                 outcome = self.one(unit, tries[uid])
                 outcomes[uid] = outcome

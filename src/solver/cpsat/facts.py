@@ -71,6 +71,7 @@ class NodeFacts:
     multi: set[int] = field(default_factory=set)  # multi-allocatable devices (shares)
     existing_shares: set[int] = field(default_factory=set)  # multi devices already holding shares
     available: dict[str, dict[str, dict[str, Fraction]]] = field(default_factory=dict)  # pool->set->counter
+    overdrawn: dict[str, bool] = field(default_factory=dict)  # pool -> some counter below 0 already
     seeds: dict[tuple[str, str], GroupSeed] = field(default_factory=dict)  # (pool, counter set)
     constraints: list[ConstraintFacts] = field(default_factory=list)
     hazards: list[str] = field(default_factory=list)
@@ -229,10 +230,21 @@ def _counters_alone(facts: NodeFacts, device: Device) -> bool:
     available = facts.available.get(pool.ref)
     if available is None:
         available = facts.available[pool.ref] = facts.allocator.available(pool)
-    drawn = consumption(device)
-    for name, counters in available.items():
-        for counter, value in counters.items():
-            if value < drawn.get(name, {}).get(counter, Fraction(0)):
+    # A counter the device does not draw still fails the pick when allocated devices overdraw it already.
+    overdrawn = facts.overdrawn.get(pool.ref)
+    if overdrawn is None:
+        overdrawn = facts.overdrawn[pool.ref] = any(
+            value < 0 for counters in available.values() for value in counters.values()
+        )
+    if overdrawn:
+        return False
+    for name, draws in consumption(device).items():
+        counters = available.get(name)
+        if counters is None:
+            continue
+        for counter, amount in draws.items():
+            value = counters.get(counter)
+            if value is not None and value < amount:
                 return False
     return True
 

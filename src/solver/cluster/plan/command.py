@@ -8,16 +8,18 @@ import json
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from typing import Any
 
 from ....errors import InputError
 from ....output import table
 from ....terminal import lines_text
+from ...deadline import Deadline
+from ...render import with_summary
 from ...solution import Status
 from .capacity import MAX_COPIES, copies, copy_name, read_template, template_name
 from .planner import PlanOptions, PlanResult, plan
+from .progress import Progress
 from .summary import Summary, priority_of, summarize
 
 # CP-SAT's threads each hold a copy of the model: more than this many only cost memory.
@@ -41,26 +43,37 @@ def check(args: argparse.Namespace) -> None:
         raise InputError(f"--max-new-nodes {args.max_new_nodes}: from 0 to {MAX_COPIES}")
 
 
-def options(args: argparse.Namespace, engine: str, **more: Any) -> PlanOptions:
-    progress = args.progress if args.progress is not None else sys.stderr.isatty()
-    return PlanOptions(engine, args.objective, args.time_limit, args.workers, progress, **more)
+def options(
+    args: argparse.Namespace, engine: str, progress: Progress, clock: Deadline, **more: Any
+) -> PlanOptions:
+    return PlanOptions(
+        engine, args.objective, args.time_limit, args.workers, progress, deadline=clock, **more
+    )
+
+
+def progress_of(args: argparse.Namespace) -> Progress:
+    return Progress(args.progress if args.progress is not None else sys.stderr.isatty())
 
 
 def run_plan(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], str, bool]:
     """(document, table, everything placed)."""
     check(args)
-    if args.node_template:
-        built, result, capacity = _capacity(args, build)
-    else:
-        built = build(list(args.filename))
-        result = plan(built.problem, options(args, args.engine), built)
-        capacity = None
-    summary = summarize(built.problem, result.solution, result.placements)
-    return (
-        document(built, result, capacity, summary),
-        text(built, result, capacity, summary),
-        _all_placed(result, args.min_priority, built),
-    )
+    with progress_of(args) as progress:
+        if args.node_template:
+            built, result, capacity = _capacity(args, build, progress)
+        else:
+            built = build(list(args.filename))
+            # The budget starts once the input is read: every phase after spends it.
+            clock = Deadline(args.time_limit)
+            result = plan(built.problem, options(args, args.engine, progress, clock), built)
+            capacity = None
+        progress.enter("printing")
+        summary = summarize(built.problem, result.solution, result.placements)
+        return (
+            document(built, result, capacity, summary),
+            text(built, result, capacity, summary, args.output == "wide"),
+            _all_placed(result, args.min_priority, built),
+        )
 
 
 def _all_placed(result: PlanResult, min_priority: int | None, built: Any) -> bool:
@@ -81,14 +94,17 @@ def _with_copies(args: argparse.Namespace, build: Builder, docs: list[dict[str, 
         return build([*args.filename, path])
 
 
-def _capacity(args: argparse.Namespace, build: Builder) -> tuple[Any, PlanResult, dict[str, Any]]:
+def _capacity(
+    args: argparse.Namespace, build: Builder, progress: Progress
+) -> tuple[Any, PlanResult, dict[str, Any]]:
     docs = read_template(args.node_template)
     name = template_name(docs)
     cap = args.max_new_nodes
     required: int | None = None
     enough = True
+    clock = Deadline(args.time_limit)  # one budget: the copies' trials and the plan spend it
     if cap is None:
-        count, enough = _enough(args, build, docs)
+        count, enough = _enough(args, build, docs, clock, progress)
         if enough:
             required = args.min_priority if args.min_priority is not None else -(1 << 62)
     else:
@@ -96,7 +112,7 @@ def _capacity(args: argparse.Namespace, build: Builder) -> tuple[Any, PlanResult
     built = _with_copies(args, build, docs, count)
     names = tuple(copy_name(name, i) for i in range(1, count + 1))
     more = {"optional_nodes": names, "require_priority": required}
-    result = plan(built.problem, options(args, "cpsat", **more), built)
+    result = plan(built.problem, options(args, "cpsat", progress, clock, **more), built)
     new_nodes = [s for s in result.stages if s.name == "new nodes"]
     stage = new_nodes[0] if new_nodes else None
     info: dict[str, Any] = {
@@ -117,21 +133,24 @@ def _capacity(args: argparse.Namespace, build: Builder) -> tuple[Any, PlanResult
     return built, result, info
 
 
-def _enough(args: argparse.Namespace, build: Builder, docs: list[dict[str, Any]]) -> tuple[int, bool]:
+def _enough(
+    args: argparse.Namespace, build: Builder, docs: list[dict[str, Any]], clock: Deadline, progress: Progress
+) -> tuple[int, bool]:
     """A number of copies with which kube-scheduler's own placement fits every pod required (doubling),
-    and whether it was found within the time limit. Pods that do not fit a fresh copy alone are bad
-    input: no number of copies helps them."""
-    deadline = time.monotonic() + args.time_limit if args.time_limit is not None else None
+    and whether it was found within the budget (half of it: the plan needs the rest). Pods that do not fit
+    a fresh copy alone are bad input: no number of copies helps them."""
+    half = Deadline(None if args.time_limit is None else args.time_limit / 2)
     count = 0
     while True:
         built = _with_copies(args, build, docs, count)
         if count == 1:
             _check_hosts(args, built, copy_name(template_name(docs), 1))
-        greedy = plan(built.problem, options(args, "greedy"))
+        progress.enter(f"kube-scheduler's pass with {count} new nodes")
+        greedy = plan(built.problem, options(args, "greedy", progress, half))
         # A placement that preempts running pods does not count: the plan evicts nobody.
         if not greedy.solution.evictions and _all_placed(greedy, args.min_priority, built):
             return count, True
-        if count >= MAX_COPIES or (deadline is not None and time.monotonic() > deadline):
+        if count >= MAX_COPIES or half.expired() or clock.expired():
             return count, False
         count = max(1, count * 2)
 
@@ -188,18 +207,26 @@ def document(
     return doc
 
 
-def text(built: Any, result: PlanResult, capacity: dict[str, Any] | None, s: Summary) -> str:
+def text(
+    built: Any, result: PlanResult, capacity: dict[str, Any] | None, s: Summary, wide: bool = False
+) -> str:
+    """The summary first; then the pods left pending, grouped by why (every pod with -o wide)."""
     problem = built.problem
     bound = f", bound {result.bound}" if result.bound is not None else ""
+    baseline = ""
+    if result.engine != "greedy" and result.baseline is not None:
+        placed = sum(o.status == Status.ALLOCATED for o in result.baseline.units)
+        baseline = f" (kube-scheduler places {placed})"
     lines = [
         f"engine {result.engine}: {result.status}{bound}, {result.seconds:.1f}s",
-        f"placed {s.placed}, pending {s.pending}; nodes touched {s.nodes_touched}, devices touched "
-        f"{s.devices_touched}, partially used GPUs/counter sets {s.partially_used}",
+        f"placed {s.placed} of {s.placed + s.pending}{baseline}, pending {s.pending}; nodes touched "
+        f"{s.nodes_touched}, devices touched {s.devices_touched}, partially used GPUs/counter sets "
+        f"{s.partially_used}",
     ]
     if len(s.by_priority) > 1:
         lines.append(
             "by priority: "
-            + ", ".join(
+            + "; ".join(
                 f"{p}: {a} placed, {b} pending" for p, (a, b) in sorted(s.by_priority.items(), reverse=True)
             )
         )
@@ -211,30 +238,58 @@ def text(built: Any, result: PlanResult, capacity: dict[str, Any] | None, s: Sum
         )
     if result.note:
         lines.append(f"note: {result.note}")
-    rows = []
+    out = lines_text(lines) + "\n"
+    pending = pending_groups(problem, result)
+    if pending:
+        rows = [[str(n), str(p), why] for (p, why), n in pending]
+        out += "\n" + table(["PENDING", "PRIORITY", "WHY"], rows)
+    if wide:
+        rows = []
+        for o in result.solution.units:
+            unit = problem.units[o.unit]
+            devices = ", ".join(problem.devices[r.device].name for a in o.allocations for r in a.results)
+            why = with_summary(o.message, result.messages.get(o.unit))
+            rows.append([unit.pod or unit.name, o.node or "-", devices or ("-" if o.node else why)])
+        out += "\n" + table(["POD", "NODE", "DEVICES / WHY PENDING"], rows)
+    elif pending:
+        out += "\n(every pod with -o wide)\n"
+    return out
+
+
+def pending_groups(problem: Any, result: PlanResult) -> list[tuple[tuple[int, str], int]]:
+    """(priority, why) -> pods left pending for it, most pods first; a pod's own name in its message reads
+    `the pod`, so that its class mates' messages group together."""
+    counts: dict[tuple[int, str], int] = {}
     for o in result.solution.units:
+        if o.status == Status.ALLOCATED:
+            continue
         unit = problem.units[o.unit]
-        devices = ", ".join(problem.devices[r.device].name for a in o.allocations for r in a.results)
-        rows.append([unit.pod or unit.name, o.node or "-", devices or ("-" if o.node else o.message)])
-    return lines_text(lines) + "\n" + table(["POD", "NODE", "DEVICES / WHY PENDING"], rows)
+        why = with_summary(o.message, result.messages.get(o.unit))
+        if unit.pod:
+            why = why.replace(f"pod {unit.pod}", "the pod")
+        key = (priority_of(problem, o.unit), why)
+        counts[key] = counts.get(key, 0) + 1
+    return sorted(counts.items(), key=lambda t: (-t[1], -t[0][0], t[0][1]))
 
 
 def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], str, str]:
     """(Comparison document, table, html; the page only with -o html)."""
     check(args)
     from .compare import comparison, picture
-    from .html import render_html
+    from .html import FIRST_ROWS, render_html, why_groups
 
-    built = build(list(args.filename))
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     unknown = [e for e in engines if e not in ("greedy", "cpsat")]
     if unknown or len(engines) != 2 or engines[0] == engines[1]:
         raise InputError(f"--engines {args.engines}: two of greedy, cpsat")
     results: list[PlanResult] = []
-    for engine in engines:
-        # The planner starts from kube-scheduler's placement when it has it.
-        baseline = next((r.solution for r in results if r.engine == "greedy"), None)
-        results.append(plan(built.problem, options(args, engine), built, baseline))
+    with progress_of(args) as progress:
+        built = build(list(args.filename))
+        clock = Deadline(args.time_limit)  # both engines spend one budget
+        for engine in engines:
+            # The planner starts from kube-scheduler's placement when it has it.
+            baseline = next((r.baseline for r in results if r.baseline is not None), None)
+            results.append(plan(built.problem, options(args, engine, progress, clock), built, baseline))
     doc = comparison(built.problem, results)
     rows = []
     keys = [
@@ -252,15 +307,23 @@ def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any
         rows.append([key, *(str(doc["engines"][e].get(key, "-")) for e in engines)])
     out = table(["", *engines], rows)
     for engine, entries in doc["onlyPlacedBy"].items():
-        if entries:
-            out += f"\nonly {engine} places:\n"
-            out += table(
-                ["POD", "NODE", "PREEMPTS", "WHY NOT THE OTHER"],
-                [
-                    [e["pod"], e["node"], ", ".join(e.get("preempts", ())) or "-", *e["reasons"].values()]
-                    for e in entries
-                ],
-            )
+        if not entries:
+            continue
+        out += f"\nonly {engine} places:\n"
+        if len(entries) > FIRST_ROWS:
+            other = next(e for e in engines if e != engine)
+            groups = why_groups(entries, other)
+            out += table(["PODS", f"WHY {other.upper()} LEFT THEM PENDING"], [[len(n), w] for w, n in groups])
+            out += "\n"
+        out += table(
+            ["POD", "NODE", "PREEMPTS", "WHY NOT THE OTHER"],
+            [
+                [e["pod"], e["node"], ", ".join(e.get("preempts", ())) or "-", *e["reasons"].values()]
+                for e in entries[:FIRST_ROWS]
+            ],
+        )
+        if len(entries) > FIRST_ROWS:
+            out += f"({len(entries) - FIRST_ROWS} more: every pod with -o json or -o html)\n"
     html = ""
     if args.output == "html":
         html = render_html(picture(built.problem, results, f"kubefit compare: {' vs '.join(engines)}", doc))

@@ -17,6 +17,7 @@ from ...units import Taken
 from .classes import PodClass
 from .dra_node import Block
 from .model import PlanModel
+from .pool_decode import Dealer
 
 
 @dataclass
@@ -44,9 +45,12 @@ def decode(pm: PlanModel, values: list[int]) -> dict[int, Placement]:
 
     out: dict[int, Placement] = {}
     queue: dict[int, int] = {}  # class -> pods handed out so far
+    pool = pm.pool
+    dealer = Dealer(pm, values) if pool is not None and pool.linked else None
     for node in pm.run.snapshot.nodes:
         blocks = {b.cls.index: b for b in pm.dra[node.name][1]} if node.name in pm.dra else {}
         nm = pm.dra[node.name][0] if node.name in pm.dra else None
+        linked = {b.cls.index: b for b in pool.linked.get(node.name, ())} if pool is not None else {}
         for cls, var in pm.on_node(node.name):
             k = value(var)
             if not k:
@@ -56,6 +60,8 @@ def decode(pm: PlanModel, values: list[int]) -> dict[int, Placement]:
             members = list(range(first, first + k))
             block = blocks.get(cls.index)
             claims = _claims(nm, block, cls, members, value) if block is not None and nm is not None else {}
+            if cls.index in linked and dealer is not None:
+                claims = dealer.linked(node.name, linked[cls.index], members)
             for j, member in enumerate(members):
                 unit = cls.units[member]
                 allocations, taken = claims.get(j, ((), ()))
@@ -140,35 +146,12 @@ def _result(facts: NodeFacts, s: SlotFacts, claim: int, d: int) -> DeviceResult:
 
 
 def decode_pool(pm: PlanModel, values: list[int], queue: dict[int, int]) -> dict[int, Placement]:
-    """The pattern-planned nodes (patterns.py): a pattern per GPU, then the pods onto its devices."""
-    pool = pm.pool
+    """The shared zone's pods (pool_decode.py)."""
     out: dict[int, Placement] = {}
-    if pool is None or not pool.families:
+    if pm.pool is None or not pm.pool.families:
         return out
-    rank = {n.name: i for i, n in enumerate(pm.run.snapshot.nodes)}
-    supply: dict[tuple[int, int], list[tuple[str, int]]] = {}
-    for family in pool.families.values():
-        groups = family.groups  # node after node: the pods land on as few nodes as they can
-        chosen = sorted(
-            (j for j, u in enumerate(family.use) for _ in range(values[u.index])),
-            key=lambda j: -sum(family.patterns[j].counts),
-        )
-        for group, j in zip(groups, chosen, strict=False):
-            for position, key in family.patterns[j].witness:
-                supply.setdefault(key, []).append((group.node, group.devices[position]))
-    devices = pm.problem.devices
-    for key in sorted(supply):
-        cls = pm.classes[key[0]]
-        info = pool.slots[key]
-        take = values[pool.taken[key].index]
-        for node, d in sorted(supply[key], key=lambda t: rank[t[0]])[:take]:
-            member = queue.get(cls.index, 0)
-            queue[cls.index] = member + 1
-            unit = cls.units[member]
-            claim = cls.claims[member][0].id
-            result = DeviceResult((claim, 0, key[1]), info.result_name, d)
-            chosen_sub = {0: key[1]} if info.first_available else {}
-            allocation = ClaimAllocation(claim, node, (result,), chosen_sub)
-            taken = Taken(devices[d], False, False, None)
-            out[unit.id] = Placement(unit.id, node, (allocation,), (taken,))
+    for pod in Dealer(pm, values).shared(queue):
+        unit = pod.cls.units[pod.member]
+        allocations, taken = pod.claims
+        out[unit.id] = Placement(unit.id, pod.node, allocations, taken)
     return out

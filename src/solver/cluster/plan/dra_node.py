@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -39,17 +40,22 @@ class Block:
     cls: PodClass
     aggregated: bool
     facts: NodeFacts
-    instances: int  # copies of the claims (1 when aggregated)
+    instances: int  # copies of the claims (1 when aggregated; `own` gathers them)
     claims_per_pod: int
     bound: int  # pods of the class the devices alone could take
     # Set while modelling: the claim positions of each copy in the node's facts, and the copies' literals.
     first_claim: int = 0
     active: list[cp_model.IntVar] = field(default_factory=list)
+    borrowed: bool = False  # the facts are another class's of the same claims' shape
 
 
 def _aggregable(facts: NodeFacts) -> bool:
-    if any(c.constraints for c in facts.claims):
-        return False
+    return not any(c.constraints for c in facts.claims) and free_picks(facts)
+
+
+def free_picks(facts: NodeFacts) -> bool:
+    """Picks that ask nothing of each other but to be distinct devices: no admin access (it may reuse a
+    device), no All mode, no shares of multi-allocatable devices, no more results than a claim holds."""
     if any(s.admin or s.all_mode or any(d in facts.multi for d in s.candidates) for s in facts.slots):
         return False
     largest: dict[tuple[int, int], int] = {}
@@ -82,24 +88,61 @@ def _slot_bound(facts: NodeFacts, s: SlotFacts) -> int:
 UNBOUNDED = 1 << 30
 
 
-def prepare(problem: Problem, view: NodeView, in_use: InUse, cls: PodClass, most: int) -> Block | str:
-    """The class's block on the node for at most `most` pods, or why none of them can get devices here."""
-    try:
-        facts = gather(problem, view, cls.claims[0], in_use)
-    except AllocationError as e:
-        return str(e)
-    bound = min(most, _device_bound(facts))
+# (claims' shape, node) -> the facts gathered for the first class of that shape, that class's index, the
+# pods the devices alone could take, and whether the facts aggregate
+FactsCache = dict[tuple[Any, str], tuple[NodeFacts, int, int, bool]]
+
+
+def prepare(
+    problem: Problem,
+    view: NodeView,
+    in_use: InUse,
+    cls: PodClass,
+    most: int,
+    cache: FactsCache | None = None,
+    shape: Any = None,
+) -> Block | str:
+    """The class's block on the node for at most `most` pods, or why none of them can get devices here.
+
+    Classes whose claims have the same `shape` (DraContext.signature) see the same candidates: with a
+    `cache`, the first one's facts serve the others (`Block.borrowed`), for the pattern view, which reads
+    only candidates and counts; `own` gathers a borrowed block's facts again for the per-node model."""
+    key = (shape, view.node)
+    cached = cache.get(key) if cache is not None and shape is not None else None
+    if cached is not None:
+        facts, owner, devices, aggregated = cached
+    else:
+        try:
+            facts = gather(problem, view, cls.claims[0], in_use)
+        except AllocationError as e:
+            return str(e)
+        owner, devices, aggregated = cls.index, _device_bound(facts), _aggregable(facts)
+        if cache is not None and shape is not None:
+            cache[key] = (facts, owner, devices, aggregated)
+    bound = min(most, devices)
     if bound <= 0:
         return "cannot allocate all claims"
-    per_pod = len(cls.claims[0])
-    if _aggregable(facts):
-        return Block(cls, True, facts, 1, per_pod, bound)
-    claims: list[Claim] = [c for pod_claims in cls.claims[:bound] for c in pod_claims]
+    instances = 1 if aggregated else bound
+    return Block(cls, aggregated, facts, instances, len(cls.claims[0]), bound, borrowed=owner != cls.index)
+
+
+def own(problem: Problem, in_use: InUse, block: Block) -> Block | str:
+    """The block as the per-node model takes it: the class's own claims (not a borrowed class's), and for
+    a class that is not aggregated, a copy of the claims per pod the node may take (or why they cannot
+    all get devices here)."""
+    if block.borrowed:
+        found = prepare(problem, block.facts.view, in_use, block.cls, block.bound)
+        if isinstance(found, str):
+            return found
+        block = found
+    if block.aggregated:
+        return block
+    claims: list[Claim] = [c for pod_claims in block.cls.claims[: block.bound] for c in pod_claims]
     try:
-        facts = gather(problem, view, claims, in_use)
+        facts = gather(problem, block.facts.view, claims, in_use)
     except AllocationError as e:
         return str(e)
-    return Block(cls, False, facts, bound, per_pod, bound)
+    return Block(block.cls, False, facts, block.bound, block.claims_per_pod, block.bound)
 
 
 def merge(blocks: list[Block]) -> NodeFacts:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from ...solution import Solution, Status
 from .classes import PodClass
 from .model import PlanModel
+from .patterns import Domain, SlotKey
+from .pool import SHARED, Pool, Split, Where
 
 
 def from_solution(pm: PlanModel, solution: Solution) -> dict[int, int]:
@@ -65,37 +67,96 @@ def from_solution(pm: PlanModel, solution: Solution) -> dict[int, int]:
 
 
 def _pool(pm: PlanModel, solution: Solution, unit_class: dict[int, tuple[PodClass, int]]) -> dict[int, int]:
-    """The pattern-planned nodes: each GPU's devices as kube-scheduler took them, as the smallest pattern
-    that covers them, and the pods per class and subrequest."""
+    """The pattern-planned GPUs: each one's devices as kube-scheduler took them, as a pattern that covers
+    them; the devices handed to each slot key; on linked nodes, the pods per subrequest and per value of
+    each matchAttribute."""
     pool = pm.pool
     if pool is None or not pool.families:
         return {}
-    taken: dict[int, tuple[int, int]] = {}  # device -> slot key
+    position = {(k, i.claim, i.request, i.sub): p for (k, p), i in pool.slots.items()}
+    taken: dict[int, SlotKey] = {}  # device -> slot key
+    split: dict[tuple[str, int, int], int] = {}  # (node, class, slot position) -> pods taking it
+    picked: list[tuple[str, int, dict[int, int]]] = []  # (node, class, slot position -> a device it took)
     for outcome in solution.units:
         if outcome.status != Status.ALLOCATED or outcome.unit not in unit_class:
             continue
-        cls, _ = unit_class[outcome.unit]
+        cls, member = unit_class[outcome.unit]
+        ids = [c.id for c in cls.claims[member]]
+        devices: dict[int, int] = {}
         for allocation in outcome.allocations:
+            if allocation.claim not in ids:
+                continue
+            ci = ids.index(allocation.claim)
             for r in allocation.results:
-                taken[r.device] = (cls.index, r.slot[2])
+                p = position.get((cls.index, ci, r.slot[1], r.slot[2]))
+                if p is not None:
+                    taken[r.device] = (cls.index, p)
+                    devices[p] = r.device
+            for request, sub in allocation.chosen.items():
+                p = position.get((cls.index, ci, request, sub))
+                if p is not None:
+                    split[(outcome.node, cls.index, p)] = split.get((outcome.node, cls.index, p), 0) + 1
+        picked.append((outcome.node, cls.index, devices))
+    handed: dict[Where, int] = {}
+    domain_of: dict[int, Domain] = {}
     out: dict[int, int] = {}
-    per_key: dict[tuple[int, int], int] = {}
     for family in pool.families.values():
         uses = [0] * len(family.patterns)
         for group in family.groups:
-            vector = [0] * len(family.keys)
+            vector = [0] * len(family.kinds)
+            mine = []
             for d in group.devices:
+                domain_of[d] = family.domain
                 key = taken.get(d)
-                if key is not None and key in family.keys:
-                    vector[family.keys.index(key)] += 1
+                k = next((i for i, kind in enumerate(family.kinds) if key in kind), None)
+                if key is not None and k is not None:
+                    vector[k] += 1
+                    mine.append((family.kinds[k], key))
             if not any(vector):
                 continue
-            for j, pattern in enumerate(family.patterns):
-                if all(a >= b for a, b in zip(pattern.counts, vector, strict=True)):
-                    uses[j] += 1
-                    for key, n in zip(family.keys, vector, strict=True):
-                        per_key[key] = per_key.get(key, 0) + n
-                    break
+            j = next(
+                (
+                    j
+                    for j, p in enumerate(family.patterns)
+                    if all(a >= b for a, b in zip(p.counts, vector, strict=True))
+                ),
+                None,
+            )
+            if j is None:
+                continue  # not a set the patterns know: CP-SAT repairs this part of the hint
+            uses[j] += 1
+            for kind, key in mine:
+                where = (family.zone, family.domain, kind, key)
+                handed[where] = handed.get(where, 0) + 1
         out.update((u.index, n) for u, n in zip(family.use, uses, strict=True))
+    per_key: dict[SlotKey, int] = {}
+    for where, var in pool.transport.items():
+        n = handed.get(where, 0)
+        out[var.index] = n
+        if where[0] == SHARED:
+            per_key[where[3]] = per_key.get(where[3], 0) + n
     out.update((var.index, per_key.get(key, 0)) for key, var in pool.taken.items())
+    out.update((var.index, split.get(where, 0)) for where, var in pool.splits.items())
+    out.update(_values(pool, picked, domain_of))
     return out
+
+
+def _values(
+    pool: Pool, picked: list[tuple[str, int, dict[int, int]]], domain_of: dict[int, Domain]
+) -> dict[int, int]:
+    """Pods per value of each matchAttribute on linked nodes, by the domain of the devices they took."""
+    constraints: dict[tuple[str, int], list[tuple[tuple[int, int], str, list[int]]]] = {}
+    for node, blocks in pool.linked.items():
+        for block in blocks:
+            constraints[(node, block.cls.index)] = [
+                ((cf.claim, cf.index), cf.attribute, cf.slots) for cf in block.facts.constraints
+            ]
+    counted: dict[Split, int] = {}
+    for node, k, devices in picked:
+        for constraint, attribute, positions in constraints.get((node, k), ()):
+            d = next((devices[p] for p in positions if p in devices), None)
+            if d is None or d not in domain_of:
+                continue
+            where = (node, k, constraint, dict(domain_of[d]).get(attribute))
+            counted[where] = counted.get(where, 0) + 1
+    return {var.index: counted.get(where, 0) for where, var in pool.domains.items()}

@@ -76,6 +76,7 @@ def render_html(data: Mapping[str, Any]) -> str:
         f"<title>{title}</title><style>{_STYLE}",
         f".grid{{grid-template-columns:max-content repeat({max(len(engines), 1)},max-content)}}",
         f"</style></head><body><h1>{title}</h1>",
+        _engines(engines),
         _summary(_map(comparison.get("engines")), engines),
         _only_tables(only, engines, anchors),
         _legend(),
@@ -175,6 +176,9 @@ def _only_placed(comparison: Mapping[str, Any], engines: Sequence[str]) -> dict[
     return {e: [_map(p) for p in _seq(given.get(e))] for e in _ordered([*given, *engines], engines)}
 
 
+FIRST_ROWS = 20  # pods listed before the rest fold under "show all"
+
+
 def _only_tables(
     only: Mapping[str, Sequence[Mapping[str, Any]]], engines: Sequence[str], anchors: Mapping[str, str]
 ) -> str:
@@ -185,18 +189,74 @@ def _only_tables(
             out.append(heading)
             continue
         others = _ordered(sorted({k for p in pods for k in _map(p.get("reasons"))}), engines)
-        out += [heading, "<table><tr><th>pod</th><th>node</th>"]
-        out += [f"<th>why {escape(o)} left it pending</th>" for o in others]
+        out.append(heading)
+        if len(pods) > FIRST_ROWS:
+            out.append(_grouped(pods, others))
+        out.append(_pod_rows(pods[:FIRST_ROWS], others, anchors))
+        if len(pods) > FIRST_ROWS:
+            out += [
+                f"<details><summary>show all {len(pods)}</summary>",
+                _pod_rows(pods[FIRST_ROWS:], others, anchors),
+                "</details>",
+            ]
+    return "".join(out)
+
+
+def _pod_rows(pods: Sequence[Mapping[str, Any]], others: Sequence[str], anchors: Mapping[str, str]) -> str:
+    out = ["<table><tr><th>pod</th><th>node</th>"]
+    out += [f"<th>why {escape(o)} left it pending</th>" for o in others]
+    out.append("</tr>")
+    for p in pods:
+        node = str(p.get("node", ""))
+        link = f'<a href="#{anchors[node]}">{escape(node)}</a>' if node in anchors else escape(node)
+        reasons = _map(p.get("reasons"))
+        out.append(f"<tr><td>{escape(str(p.get('pod', '')))}</td><td>{link}</td>")
+        out += [f"<td>{escape(_text(reasons.get(o)))}</td>" for o in others]
         out.append("</tr>")
-        for p in pods:
-            node = str(p.get("node", ""))
-            link = f'<a href="#{anchors[node]}">{escape(node)}</a>' if node in anchors else escape(node)
-            reasons = _map(p.get("reasons"))
-            out.append(f"<tr><td>{escape(str(p.get('pod', '')))}</td><td>{link}</td>")
-            out += [f"<td>{escape(_text(reasons.get(o)))}</td>" for o in others]
-            out.append("</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _grouped(pods: Sequence[Mapping[str, Any]], others: Sequence[str]) -> str:
+    """The pods by why the other engine left them pending (its own words, without what it put where)."""
+    out = []
+    for other in others:
+        groups = why_groups(pods, other)
+        out += [
+            f"<table><tr><th>pods</th><th>why {escape(other)} left them pending</th><th>for example</th></tr>"
+        ]
+        for why, names in groups:
+            example = ", ".join(names[:3]) + (", …" if len(names) > 3 else "")
+            out.append(
+                f'<tr><td class="n">{len(names)}</td><td>{escape(why)}</td><td>{escape(example)}</td></tr>'
+            )
         out.append("</table>")
     return "".join(out)
+
+
+def why_groups(pods: Sequence[Mapping[str, Any]], other: str) -> list[tuple[str, list[str]]]:
+    """(why, pods) most pods first: a reason's own words up to what the other engine put on the node, a
+    pod's own name read as `the pod`."""
+    groups: dict[str, list[str]] = {}
+    for p in pods:
+        pod = str(p.get("pod", ""))
+        why = _text(_map(p.get("reasons")).get(other))
+        why = why.split(" On node ", 1)[0].replace(f"pod {pod}", "the pod")
+        groups.setdefault(why, []).append(pod)
+    return sorted(groups.items(), key=lambda t: (-len(t[1]), t[0]))
+
+
+ENGINES = {
+    "greedy": "kube-scheduler: one pod at a time in queue order (priority, then age), each to the "
+    "best-scoring node that fits it at that moment",
+    "cpsat": "the batch plan: every pending pod at once, the most pods placed (a higher priority first), "
+    "proven where it says optimal",
+}
+
+
+def _engines(engines: Sequence[str]) -> str:
+    items = "".join(f"<li><b>{escape(e)}</b>: {escape(ENGINES[e])}.</li>" for e in engines if e in ENGINES)
+    return f"<ul>{items}</ul>" if items else ""
 
 
 def _legend() -> str:

@@ -17,14 +17,16 @@ from ortools.sat.python import cp_model
 
 from ...cpsat.model import NodeModel
 from ...cpsat.scale import AmountsTooLarge
+from ...deadline import Deadline
 from ...problem import Problem
 from ...units import placement_conflict
 from ..facts import HostPort
 from ..framework import NodeInfo
 from ..scheduler import Run
 from .classes import PodClass, shared_claims
-from .dra_node import Block, build_node, prepare
-from .patterns import GroupView, Pool
+from .dra_node import Block, FactsCache, build_node, own, prepare
+from .patterns import GroupView, node_groups, poolable, single_device
+from .pool import SHARED, Pool
 from .static import Reach, interacts
 
 BIG = 1 << 30
@@ -45,6 +47,9 @@ class PlanModel:
     # Nodes that exist only if their literal is true (capacity planning's copies of a template).
     optional: dict[str, cp_model.IntVar] = field(default_factory=dict)
     pool: Pool | None = None  # nodes planned by placement patterns
+    shared: bool = True  # patterns may pool GPUs across nodes
+    facts_cache: FactsCache = field(default_factory=dict)
+    slack_memo: dict[int, dict[str, int]] = field(default_factory=dict)  # GPU signature -> most it uses
     pooled: dict[int, list[cp_model.IntVar]] = field(default_factory=dict)  # class -> pods placed by patterns
 
     def placed(self, cls: PodClass) -> cp_model.LinearExprT:
@@ -63,19 +68,30 @@ class PlanModel:
 
 
 def build(
-    run: Run, classes: list[PodClass], reach: list[Reach], optional: Sequence[str] = (), pooling: bool = True
-) -> PlanModel:
+    run: Run,
+    classes: list[PodClass],
+    reach: list[Reach],
+    optional: Sequence[str] = (),
+    pooling: bool = True,
+    shared: bool = True,
+    deadline: Deadline | None = None,
+) -> PlanModel | None:
+    """`pooling`: plan GPUs by patterns where the claims allow it; `shared`: pool them across nodes where
+    nothing binds per node (the objective does not look at nodes). None when the deadline passes first."""
     problem = run.problem
-    pm = PlanModel(cp_model.CpModel(), problem, run, classes, reach, pool=Pool() if pooling else None)
+    pool = Pool() if pooling else None
+    pm = PlanModel(cp_model.CpModel(), problem, run, classes, reach, pool=pool, shared=shared)
     for name in optional:
         pm.optional[name] = pm.model.new_bool_var(f"open_{name}")
     opened = list(pm.optional.values())
     for a, b in itertools.pairwise(opened):
         pm.model.add_implication(b, a)  # copies of one template are interchangeable: open them in order
     for node in run.snapshot.nodes:
+        if deadline is not None and deadline.expired():
+            return None
         _node(pm, node)
     if pm.pool is not None and pm.pool.families:
-        pm.pooled = pm.pool.build(pm.model, {c.index: c.count for c in classes})
+        pm.pooled = pm.pool.build(pm.model, {c.index: c.count for c in classes}, pm.count, pm.optional)
     for cls in classes:
         pm.model.add(pm.placed(cls) <= cls.count)
     gangs(pm)
@@ -101,8 +117,9 @@ def _node(pm: PlanModel, node: NodeInfo) -> None:
         block: Block | None = None
         if cls.claims[0]:
             view = problem.views.get(node.name)
+            shape = pm.run.dra.signature(cls.unit, cls.claims[0])
             prep = (
-                prepare(problem, view, problem.in_use, cls, most)
+                prepare(problem, view, problem.in_use, cls, most, pm.facts_cache, shape)
                 if view is not None
                 else "cannot allocate all claims"
             )
@@ -112,8 +129,11 @@ def _node(pm: PlanModel, node: NodeInfo) -> None:
             block = prep
             most = min(most, prep.bound)
         entries.append((cls, most, block))
-    if _pooled(pm, node, entries):
+    zone = _pooled(pm, node, entries)
+    if zone == SHARED:
         return
+    if zone is None:
+        entries = _own(pm, node, entries)
     blocks: list[Block] = []
     for cls, most, block in entries:
         var = pm.model.new_int_var(0, most, f"n_k{cls.index}_{node.name}")
@@ -126,7 +146,7 @@ def _node(pm: PlanModel, node: NodeInfo) -> None:
             blocks.append(block)
     node_resources(pm, node)
     host_ports(pm, node)
-    if blocks:
+    if blocks and zone is None:
         counts = {b.cls.index: pm.count[(b.cls.index, node.name)] for b in blocks}
         try:
             pm.dra[node.name] = (build_node(pm.model, node.name, blocks, counts), blocks)
@@ -138,42 +158,74 @@ def _node(pm: PlanModel, node: NodeInfo) -> None:
                 pm.why_not.setdefault(index, {})[node.name] = f"{e} do not fit CP-SAT's 64-bit integers"
 
 
-def _pooled(pm: PlanModel, node: NodeInfo, entries: list[tuple[PodClass, int, Block | None]]) -> bool:
-    """Plan the node's GPUs by patterns (patterns.py) when nothing but its devices can bind there."""
+def _own(
+    pm: PlanModel, node: NodeInfo, entries: list[tuple[PodClass, int, Block | None]]
+) -> list[tuple[PodClass, int, Block | None]]:
+    """The entries as the per-node model takes their blocks (dra_node.own); a class whose copies of the
+    claims cannot all get devices here goes elsewhere."""
+    out: list[tuple[PodClass, int, Block | None]] = []
+    for cls, most, block in entries:
+        if block is not None:
+            found = own(pm.problem, pm.problem.in_use, block)
+            if isinstance(found, str):
+                pm.why_not.setdefault(cls.index, {})[node.name] = found
+                continue
+            block = found
+        out.append((cls, most, block))
+    return out
+
+
+def _pooled(pm: PlanModel, node: NodeInfo, entries: list[tuple[PodClass, int, Block | None]]) -> str | None:
+    """Plan the node's GPUs by patterns (pool.py) when its classes' claims fit the pattern view: in the
+    shared zone when nothing binds on the node (the zone's name, ""), else in the node's own zone (the
+    node's name); None when the node is modelled device by device (dra_node.py)."""
     pool = pm.pool
-    if pool is None or not entries or node.name in pm.optional:
-        return False
     blocks = [b for _, _, b in entries if b is not None]
-    if len(blocks) != len(entries) or any(interacts(c.pod) or c.pod.ports for c, _, _ in entries):
-        return False
-    groups = pool.signature_groups(pm.problem, blocks)
-    if groups is None:
-        return False
-    found = [pool.patterns(view) for view in groups]
-    if any(p is None for p in found) or not _slack(pm, node, groups, found):
-        return False
-    for view, patterns in zip(groups, found, strict=True):
-        assert patterns is not None
-        pool.add(view.signature, view.group, view.keys, patterns)
-    return True
+    if pool is None or not blocks or not all(poolable(b) for b in blocks):
+        return None
+    views = node_groups(pm.problem, blocks, pool.views)
+    if views is None:
+        return None
+    found = [pool.patterns(view) for view in views]
+    if any(p is None for p in found):
+        return None
+    shared = (
+        pm.shared
+        and node.name not in pm.optional
+        and len(blocks) == len(entries)
+        and all(single_device(b) and not interacts(b.cls.pod) and not b.cls.pod.ports for b in blocks)
+        and _slack(pm, node, views, found)
+    )
+    zone = SHARED if shared else node.name
+    pool.add(zone, views, blocks)
+    return zone
 
 
-def _slack(pm: PlanModel, node: NodeInfo, groups: list[GroupView], found: list[Any]) -> bool:
+def _slack(pm: PlanModel, node: NodeInfo, views: list[GroupView], found: list[Any]) -> bool:
     """Whether the node's resources hold whatever patterns its GPUs take (then they never bind)."""
     allocatable = node.node.allocatable
     if not allocatable:
         return True
     worst: dict[str, int] = {}
-    for view, patterns in zip(groups, found, strict=True):
-        most: dict[str, int] = {}
+    for view, patterns in zip(views, found, strict=True):
+        most = pm.slack_memo.get(view.signature)
+        if most is not None:
+            for resource, amount in most.items():
+                worst[resource] = worst.get(resource, 0) + amount
+            continue
+        most = pm.slack_memo[view.signature] = {}
         for pattern in patterns:
             use: dict[str, int] = {"pods": sum(pattern.counts)}
-            for key, n in zip(view.keys, pattern.counts, strict=True):
-                reach = pm.reach[key[0]]
-                if reach.checks is None:
-                    use.pop("pods", None)
-                    continue
-                for resource, amount in reach.checks:
+            for kind, n in zip(view.kinds, pattern.counts, strict=True):
+                # The kind's hungriest taker: whichever class the pattern's devices go to.
+                needs: dict[str, int] = {}
+                for cls_index, _ in kind:
+                    checks = pm.reach[cls_index].checks
+                    if checks is None:
+                        continue
+                    for resource, amount in checks:
+                        needs[resource] = max(needs.get(resource, 0), amount)
+                for resource, amount in needs.items():
                     use[resource] = use.get(resource, 0) + n * amount
             for resource, amount in use.items():
                 most[resource] = max(most.get(resource, 0), amount)

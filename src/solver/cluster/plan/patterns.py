@@ -1,30 +1,30 @@
-"""Many nodes as one pool of GPUs: the plan over placement patterns (cutting-stock style).
+"""Many GPUs as few: placement patterns (cutting-stock style).
 
-Where every pod that can go to a node takes a single device, and nothing else about the node binds
-(node resources cannot run out whatever lands there, no ports, no rules between pods), which node a
-device sits on does not matter: only which devices of each GPU (counter set) are taken together. Each
-GPU is a *group*: its devices in first-fit order, what each draws from the GPU's counters, and which
-classes (and which of their firstAvailable subrequests) may take it. Groups that look the same share a
-*family*, whose patterns are enumerated once: the maximal sets of devices that fit together, as counts
-per class and subrequest (an A100 has a few dozen for five MIG profiles). The model holds, per family, how
-many GPUs take each pattern; its LP bound is the cutting-stock bound, which is what proves a plan of
-thousands of pods optimal. Decoding hands each GPU a pattern (node after node, so the pods land on as few
-nodes as they can) and each pattern's devices to the class's pods in queue order.
+Where the pods that can go to a node take devices with nothing between them (no matchAttribute, no admin
+access, no All mode, no shares), which node a device sits on matters only for what binds per node: only
+which devices of each GPU (counter set) are taken together. Each GPU is a *group*: its free devices in
+first-fit order and what each draws from the GPU's counters. A device's *kind* is the set of slot keys
+(class, slot) that may take it: pods of different priorities or gangs asking for the same profile see one
+kind, so the patterns do not multiply with the classes. Groups that look the same (counters left, each
+device's draw and kind) share a *family*, whose patterns are enumerated once: the maximal sets of devices
+that fit together, as counts per kind (an A100 has a few dozen for five MIG profiles). The model (pool.py)
+holds how many GPUs take each pattern; its LP bound is the cutting-stock bound, which is what proves a plan
+of thousands of pods optimal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from ortools.sat.python import cp_model
-
+from ...cpsat.facts import NodeFacts
 from ...problem import Device, Problem, consumption
-from .dra_node import Block
+from .dra_node import Block, free_picks
 
-SlotKey = tuple[int, int]  # (class index, subrequest index)
+SlotKey = tuple[int, int]  # (class index, slot position in the class's claims)
+Kind = frozenset[SlotKey]  # the slot keys that may take a device
 VISITS = 200_000  # enumeration steps per family before it is given up (the nodes are modelled one by one)
 
 
@@ -32,142 +32,221 @@ VISITS = 200_000  # enumeration steps per family before it is given up (the node
 class Group:
     node: str
     devices: tuple[int, ...]  # in first-fit order
+    busy: bool = False  # some of its devices (or counters) are taken already
 
 
 @dataclass(frozen=True)
 class Pattern:
-    counts: tuple[int, ...]  # per family key
-    witness: tuple[tuple[int, SlotKey], ...]  # (device position, slot key) that realize it
+    counts: tuple[int, ...]  # per kind of the family
+    witness: tuple[tuple[int, int], ...]  # (device position, kind position) that realize it
 
 
-@dataclass
-class Family:
-    keys: tuple[SlotKey, ...]
-    patterns: list[Pattern]
-    groups: list[Group] = field(default_factory=list)
-    use: list[cp_model.IntVar] = field(default_factory=list)  # GPUs taking each pattern
+@dataclass(frozen=True)
+class SlotInfo:
+    """One request (or subrequest) of a class's pods, as the patterns hand out its devices."""
+
+    claim: int  # the claim's position among the pod's pending claims
+    request: int
+    sub: int
+    result_name: str
+    first_available: bool
+    count: int  # devices one pod takes
 
 
-DeviceView = tuple[dict[str, Fraction], frozenset[SlotKey]]  # what a device draws, who may take it
+DeviceView = tuple[dict[str, Fraction], Kind]  # what a device draws, who may take it
+
+
+Value = tuple[str | None, tuple[int | bool | str, ...]]  # an attribute's value as matchAttribute compares it
+Domain = tuple[tuple[str, Value | None], ...]  # per attribute a constraint on the node matches: the value
 
 
 class GroupView(NamedTuple):
     """A GPU of one node as the patterns see it; `signature` is equal for GPUs that plan alike."""
 
-    signature: Hashable
+    signature: int  # equal for GPUs that plan alike (Views.signatures)
     group: Group
-    keys: tuple[SlotKey, ...]
+    kinds: tuple[Kind, ...]  # the kinds of its devices, in a stable order
     devices: list[DeviceView]
     left: dict[str, Fraction]  # the counters not drawn yet
+    domain: Domain = ()  # the value its devices share for each matched attribute
 
 
-@dataclass
-class SlotInfo:
-    result_name: str
-    first_available: bool
+def single_device(block: Block) -> bool:
+    """Whether each pod of the block's class takes exactly one device (one claim, one request, one pick):
+    then pods can be pooled across nodes, as no two of their devices need to share one."""
+    facts = block.facts
+    return block.claims_per_pod == 1 and len(facts.requests()) == 1 and all(s.count == 1 for s in facts.slots)
 
 
-@dataclass
-class Pool:
-    """The nodes planned by patterns."""
+def poolable(block: Block) -> bool:
+    """Whether patterns describe the class's claims on the node exactly: picks with nothing between them
+    but matchAttribute over single values (the devices a pod takes under one share a value: pool.py splits
+    the node's devices by value)."""
+    facts = block.facts
+    if facts.hazards or not free_picks(facts):
+        return False
+    if any(s.count < 1 or s.impossible for s in facts.slots):
+        return False
+    covered: set[int] = set()
+    for cf in facts.constraints:
+        if cf.kind != "match" or covered & set(cf.slots):
+            return False
+        covered |= set(cf.slots)
+        if any(facts.slots[p].first_available for p in cf.slots):
+            return False
+        if any(v.is_list or v.kind is None for v in cf.values.values()):
+            return False
+    return True
 
-    families: dict[Hashable, Family] = field(default_factory=dict)
-    slots: dict[SlotKey, SlotInfo] = field(default_factory=dict)
-    taken: dict[SlotKey, cp_model.IntVar] = field(default_factory=dict)  # pods placed per slot key
-    _enumerated: dict[Hashable, list[Pattern] | None] = field(default_factory=dict)
 
-    def signature_groups(self, problem: Problem, blocks: Sequence[Block]) -> list[GroupView] | None:
-        """The node's groups with their signatures, or None when the node does not fit the pattern view."""
-        options: dict[int, set[SlotKey]] = {}
-        for block in blocks:
-            facts = block.facts
-            if not (block.aggregated and block.claims_per_pod == 1 and len(facts.requests()) == 1):
-                return None
-            for s in facts.slots:
-                if s.count != 1 or s.all_mode or s.admin:
-                    return None
-                key = (block.cls.index, s.sub)
-                self.slots.setdefault(key, SlotInfo(s.slot.result_name, s.first_available))
-                for d in s.candidates:
-                    options.setdefault(d, set()).add(key)
-        if not options:
-            return None
-        facts = blocks[0].facts
-        by_set: dict[tuple[str, str], list[int]] = {}
-        out = []
-        for d in sorted(options, key=facts.rank.__getitem__):
-            device = problem.devices[d]
-            if len(device.consumes) > 1 or any(u.groups for u in device.consumes):
-                return None
-            if device.consumes:
-                by_set.setdefault((facts.pool_of[d].ref, device.consumes[0].counter_set), []).append(d)
-            else:
-                out.append(self._signature(problem, (d,), options, {}, facts.view.node))
-        for (pool_ref, name), members in by_set.items():
-            pool = facts.pool_of[members[0]]
-            available = facts.available.get(pool_ref) or facts.allocator.available(pool)
-            out.append(
-                self._signature(
-                    problem, tuple(members), options, dict(available.get(name, {})), facts.view.node
-                )
-            )
-        return out
-
-    @staticmethod
-    def _signature(
-        problem: Problem,
-        members: tuple[int, ...],
-        options: dict[int, set[SlotKey]],
-        left: dict[str, Fraction],
-        node: str,
-    ) -> GroupView:
-        devices: list[DeviceView] = [(_draws(problem.devices[d]), frozenset(options[d])) for d in members]
-        keys = tuple(sorted(set().union(*(o for _, o in devices))))
-        signature = (
-            tuple(sorted(left.items())),
-            tuple((tuple(sorted(draw.items())), tuple(sorted(opts))) for draw, opts in devices),
+def slot_infos(block: Block) -> dict[SlotKey, SlotInfo]:
+    return {
+        (block.cls.index, s.position): SlotInfo(
+            s.claim, s.request, s.sub, s.slot.result_name, s.first_available, s.count
         )
-        return GroupView(signature, Group(node, members), keys, devices, left)
+        for s in block.facts.slots
+    }
 
-    def patterns(self, view: GroupView) -> list[Pattern] | None:
-        if view.signature not in self._enumerated:
-            self._enumerated[view.signature] = enumerate_patterns(view.keys, view.devices, view.left)
-        return self._enumerated[view.signature]
 
-    def add(
-        self, signature: Hashable, group: Group, keys: tuple[SlotKey, ...], patterns: list[Pattern]
-    ) -> None:
-        family = self.families.get(signature)
-        if family is None:
-            family = self.families[signature] = Family(keys, patterns)
-        family.groups.append(group)
+@dataclass
+class Views:
+    """What node_groups makes again and again across nodes, made once: kinds (equal ones are one object),
+    their order, and each device's draw."""
 
-    def build(self, model: cp_model.CpModel, counts: dict[int, int]) -> dict[int, list[cp_model.IntVar]]:
-        """Pattern counts per family and pods per slot key; returns class -> its pods placed here."""
-        supply: dict[SlotKey, list[cp_model.LinearExprT]] = {}
-        for i, family in enumerate(self.families.values()):
-            size = len(family.groups)
-            family.use = [
-                model.new_int_var(0, size, f"pattern_f{i}_{j}") for j in range(len(family.patterns))
-            ]
-            model.add(sum(family.use) <= size)
-            for j, pattern in enumerate(family.patterns):
-                for key, n in zip(family.keys, pattern.counts, strict=True):
-                    if n:
-                        supply.setdefault(key, []).append(n * family.use[j])
-        out: dict[int, list[cp_model.IntVar]] = {}
-        for key in sorted(supply):
-            var = model.new_int_var(0, counts[key[0]], f"pooled_k{key[0]}_s{key[1]}")
-            model.add(var <= sum(supply[key]))
-            self.taken[key] = var
-            out.setdefault(key[0], []).append(var)
-        return out
+    kinds: dict[Hashable, Kind] = field(default_factory=dict)
+    order: dict[Kind, tuple[SlotKey, ...]] = field(default_factory=dict)
+    draws: dict[int, tuple[dict[str, Fraction], Hashable]] = field(default_factory=dict)
+    signatures: dict[Hashable, int] = field(default_factory=dict)  # a GPU's signature -> its number
 
-    def touched(self) -> list[cp_model.LinearExprT]:
-        """GPUs given a non-empty pattern."""
-        return [
-            u for f in self.families.values() for p, u in zip(f.patterns, f.use, strict=True) if any(p.counts)
-        ]
+    def kind(self, parts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]) -> Kind:
+        """The kind of a device taken by slot positions `p` of classes `c`, for each (c, p) in parts."""
+        found = self.kinds.get(parts)
+        if found is None:
+            found = self.kinds[parts] = frozenset(
+                (k, p) for classes, ps in parts for k in classes for p in ps
+            )
+            self.order[found] = tuple(sorted(found))
+        return found
+
+    def draw(self, device: Device) -> tuple[dict[str, Fraction], Hashable]:
+        found = self.draws.get(device.id)
+        if found is None:
+            draw = _draws(device)
+            found = self.draws[device.id] = (draw, tuple(sorted((c, _plain(v)) for c, v in draw.items())))
+        return found
+
+
+def node_groups(
+    problem: Problem, blocks: Sequence[Block], views: Views | None = None
+) -> list[GroupView] | None:
+    """The node's GPUs (and lone devices) as the patterns see them, or None when its devices do not fit
+    the pattern view (a device drawing on several counter sets, compatibility groups)."""
+    views = views if views is not None else Views()
+    # Classes sharing one gathering of facts (one claims' shape) see the same candidates.
+    shapes: dict[int, tuple[NodeFacts, list[int]]] = {}
+    for block in blocks:
+        shapes.setdefault(id(block.facts), (block.facts, []))[1].append(block.cls.index)
+    positions: dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+    for facts, classes in shapes.values():
+        taking: dict[int, list[int]] = {}
+        for s in facts.slots:
+            for d in s.candidates:
+                taking.setdefault(d, []).append(s.position)
+        members = tuple(classes)
+        for d, ps in taking.items():
+            positions.setdefault(d, []).append((members, tuple(ps)))
+    if not positions:
+        return None
+    kinds = {d: views.kind(tuple(parts)) for d, parts in positions.items()}
+    values = _matched(blocks)
+    if values is None:
+        return None
+    facts = blocks[0].facts
+    node = facts.view.node
+    by_set: dict[tuple[str, str], list[int]] = {}
+    out = []
+    for d in sorted(kinds, key=facts.rank.__getitem__):
+        device = problem.devices[d]
+        if len(device.consumes) > 1 or any(u.groups for u in device.consumes):
+            return None
+        if device.consumes:
+            by_set.setdefault((facts.pool_of[d].ref, device.consumes[0].counter_set), []).append(d)
+        else:
+            out.append(_view(problem, views, (d,), kinds, {}, node, False, _domain((d,), values)))
+    for (pool_ref, name), members_of_set in by_set.items():
+        pool = facts.pool_of[members_of_set[0]]
+        available = facts.available.get(pool_ref) or facts.allocator.available(pool)
+        left = dict(available.get(name, {}))
+        busy = _busy(pool.counter_sets.get(name, {}), left)
+        domain = _domain(tuple(members_of_set), values)
+        if domain is None:
+            return None  # a GPU whose devices differ in a matched attribute: devices one by one
+        out.append(_view(problem, views, tuple(members_of_set), kinds, left, node, busy, domain))
+    return out
+
+
+def _matched(blocks: Sequence[Block]) -> dict[str, dict[int, Value]] | None:
+    """attribute -> device -> its value, for every attribute a matchAttribute of the node's classes reads;
+    None when a device shows two values of one attribute (derived per request)."""
+    out: dict[str, dict[int, Value]] = {}
+    for block in blocks:
+        for cf in block.facts.constraints:
+            seen = out.setdefault(cf.attribute, {})
+            for (_, d), v in cf.values.items():
+                value = (v.kind, v.values)
+                if seen.setdefault(d, value) != value:
+                    return None
+    return out
+
+
+def _domain(members: tuple[int, ...], values: dict[str, dict[int, Value]]) -> Domain | None:
+    """What the devices share of each matched attribute (None for an attribute none of them has); None
+    when they differ."""
+    out = []
+    for attribute in sorted(values):
+        found = {values[attribute][d] for d in members if d in values[attribute]}
+        if len(found) > 1:
+            return None
+        out.append((attribute, next(iter(found), None)))
+    return tuple(out)
+
+
+def _busy(total: Mapping[str, Fraction], left: dict[str, Fraction]) -> bool:
+    """Whether running devices draw on the counter set already (some counter below its published total)."""
+    return any(left.get(c, Fraction(0)) < v for c, v in total.items())
+
+
+def _view(
+    problem: Problem,
+    views: Views,
+    members: tuple[int, ...],
+    kinds: dict[int, Kind],
+    left: dict[str, Fraction],
+    node: str,
+    busy: bool,
+    domain: Domain | None,
+) -> GroupView:
+    devices: list[DeviceView] = []
+    draws: list[Hashable] = []
+    for d in members:
+        draw, key = views.draw(problem.devices[d])
+        devices.append((draw, kinds[d]))
+        draws.append(key)
+    order = tuple(sorted({k for _, k in devices}, key=views.order.__getitem__))
+    index = {k: i for i, k in enumerate(order)}
+    signature = (
+        tuple(sorted((c, _plain(v)) for c, v in left.items())),
+        tuple((draw, index[kind]) for draw, (_, kind) in zip(draws, devices, strict=True)),
+        tuple(views.order[k] for k in order),
+    )
+    # Hashed once here; everything after looks the GPU up by this number.
+    number = views.signatures.setdefault(signature, len(views.signatures))
+    return GroupView(number, Group(node, members, busy), order, devices, left, domain or ())
+
+
+def _plain(value: Fraction) -> int | Fraction:
+    """A whole amount as an int, which hashes far faster than a Fraction."""
+    return value.numerator if value.denominator == 1 else value
 
 
 def _draws(device: Device) -> dict[str, Fraction]:
@@ -176,15 +255,15 @@ def _draws(device: Device) -> dict[str, Fraction]:
 
 
 def enumerate_patterns(
-    keys: tuple[SlotKey, ...], devices: list[DeviceView], left: dict[str, Fraction]
+    kinds: Sequence[Kind], devices: Sequence[DeviceView], left: dict[str, Fraction]
 ) -> list[Pattern] | None:
-    """The maximal count vectors of the sets of devices that fit the counters together (one witness set
-    each), or None when there are too many sets to look at."""
-    index = {k: i for i, k in enumerate(keys)}
-    found: dict[tuple[int, ...], tuple[tuple[int, SlotKey], ...]] = {}
+    """The maximal count vectors (per kind) of the sets of devices that fit the counters together (one
+    witness set each), or None when there are too many sets to look at."""
+    index = {k: i for i, k in enumerate(kinds)}
+    found: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
     visits = 0
-    counts = [0] * len(keys)
-    chosen: list[tuple[int, SlotKey]] = []
+    counts = [0] * len(kinds)
+    chosen: list[tuple[int, int]] = []
 
     def fits(draw: dict[str, Fraction], room: dict[str, Fraction]) -> bool:
         return all(v <= room.get(c, Fraction(0)) for c, v in draw.items() if v)
@@ -197,16 +276,16 @@ def enumerate_patterns(
         if i == len(devices):
             found.setdefault(tuple(counts), tuple(chosen))
             return True
-        draw, options = devices[i]
+        draw, kind = devices[i]
         if fits(draw, room):
             after = {c: v - draw.get(c, Fraction(0)) for c, v in room.items()}
-            for key in sorted(options):
-                counts[index[key]] += 1
-                chosen.append((i, key))
-                if not walk(i + 1, after):
-                    return False
-                chosen.pop()
-                counts[index[key]] -= 1
+            k = index[kind]
+            counts[k] += 1
+            chosen.append((i, k))
+            if not walk(i + 1, after):
+                return False
+            chosen.pop()
+            counts[k] -= 1
         return walk(i + 1, room)
 
     if not walk(0, dict(left)):

@@ -1,26 +1,33 @@
 """The batch planner: every pending pod placed at once, the most pods (by priority) first, then the chosen
 objective; or kube-scheduler's own placement, one pod at a time (`greedy`), to compare with.
 
-cpsat plans as pipeline: classes of interchangeable pods (classes.py), where each may go by the
-scheduler's filters (static.py), one model (model.py, dra_node.py, interplay.py) solved in stages
-(solve.py) from kube-scheduler's placement (hints.py), decoded to pods and devices (decode.py), and
-replayed on the scheduler's state (replay.py): its filters check every planned pod, and say why the pods
-left pending fit nowhere.
+One time budget (`--time-limit`, a Deadline) covers every phase after the input is read, in this order:
+1. kube-scheduler's pass (the greedy engine's cycle, pod after pod): the placement the plan never falls
+   below. If it cannot finish in the budget the answer is what it placed so far, `unknown`.
+2. building the model: classes of interchangeable pods (classes.py), where each may go by the scheduler's
+   filters (static.py), one CP-SAT model (model.py: placement patterns where the claims allow, pool.py;
+   each node's devices otherwise, dra_node.py; rules between pods, interplay.py);
+3. solving it in stages from kube-scheduler's placement (solve.py, hints.py), keeping time back for
+4. checking: the model's plan decoded to pods and devices (decode.py), replayed on the scheduler's state
+   (its filters check every planned pod, and say why the pods left pending fit nowhere) and checked by the
+   Solution validator (check.py); and for the explanations and the output.
+When the budget ends before the model matches kube-scheduler's placement, the answer is that placement.
 """
 
 from __future__ import annotations
 
-import time
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...deadline import Deadline
 from ...engines import Budget
 from ...greedy import GreedyEngine
 from ...problem import Problem
-from ...solution import Solution, Status, UnitOutcome
-from ...validate import validate
+from ...solution import Solution, Status
 from .. import names
 from ..scheduler import Run
+from .check import PlanError, finish
 from .classes import PodClass, classes
 from .decode import Placement, decode
 from .hints import from_solution
@@ -28,17 +35,15 @@ from .interplay import interplay
 from .kubelet import kubelet_nodes, rejections
 from .model import PlanModel, build
 from .objective import OBJECTIVES, placement_levels, secondary
+from .progress import Progress
 from .reasons import pending_reasons
-from .replay import replay, violations, why_pending
-from .solve import Progress, Stage, run_stages
-from .static import Reach, reach, setup
+from .solve import Goal, Stage, run_stages
+from .static import reach, setup
 from .summary import priority_of
 
 __all__ = ["OBJECTIVES", "PlanError", "PlanOptions", "PlanResult", "plan"]
 
-
-class PlanError(RuntimeError):
-    """A plan that the scheduler's filters or the Solution validator reject: a bug, never an answer."""
+log = logging.getLogger("kubefit")
 
 
 @dataclass(frozen=True)
@@ -47,13 +52,14 @@ class PlanOptions:
     objective: str = "pack"
     time_limit: float | None = 60.0
     workers: int = 1
-    progress: bool = False
+    progress: bool | Progress = False
     optional_nodes: tuple[str, ...] = ()  # capacity planning: nodes that exist only if the plan opens them
     # Capacity planning: every pod of at least this priority must be placed (None: as many as fit).
     require_priority: int | None = None
-    # Plan interchangeable GPUs by placement patterns where nothing else binds (patterns.py); the
-    # objectives other than pack look at single nodes, so they plan every node on its own.
+    # Plan interchangeable GPUs by placement patterns where the claims allow it (patterns.py, pool.py).
     pooling: bool = True
+    # A budget the caller spends too (capacity planning, compare); else `time_limit` from the call.
+    deadline: Deadline | None = None
 
 
 @dataclass
@@ -68,6 +74,8 @@ class PlanResult:
     note: str = ""
     opened: tuple[str, ...] = ()  # optional nodes the plan uses
     messages: dict[int, str] = field(default_factory=dict)  # pending unit -> explain's summary
+    paths: dict[str, int] = field(default_factory=dict)  # how the placed pods were planned -> pods
+    baseline: Solution | None = None  # kube-scheduler's placement, as the plan started from it
 
 
 def plan(
@@ -75,103 +83,233 @@ def plan(
 ) -> PlanResult:
     """`built` (translate's Built, with the objects) lets the kubelets the input describes admit the plan;
     `baseline` is kube-scheduler's placement when the caller has it already."""
-    start = time.monotonic()
-    deadline = start + options.time_limit if options.time_limit is not None else None
+    clock = options.deadline or Deadline(options.time_limit)
+    progress = options.progress if isinstance(options.progress, Progress) else Progress(False)
+    progress.deadline = clock
+    greedy = baseline if baseline is not None else kube_scheduler(problem, clock, progress)
+    if options.engine == "greedy" or greedy.cut:
+        return _kube_schedulers(problem, greedy, clock, options.engine)
+    return Planner(problem, options, built, greedy, clock, progress).run()
 
-    def left() -> float | None:
-        return max(0.0, deadline - time.monotonic()) if deadline is not None else None
 
-    if options.engine == "greedy":
-        alone = baseline or GreedyEngine().solve(problem, Budget(seconds=options.time_limit))
+def kube_scheduler(problem: Problem, clock: Deadline, progress: Progress) -> Solution:
+    """kube-scheduler's pass over the pending pods, stopped (Solution.cut) where the budget ends."""
+    progress.enter("kube-scheduler's pass")
+    cutoff = clock.end
+    return GreedyEngine().solve(problem, Budget(cutoff=cutoff, tried=progress.tried))
+
+
+def _kube_schedulers(problem: Problem, greedy: Solution, clock: Deadline, engine: str) -> PlanResult:
+    placements = greedy_placements(greedy)
+    if not greedy.cut:
         return PlanResult(
-            "greedy", alone, "heuristic", time.monotonic() - start, placements=_greedy_placements(alone)
+            engine, greedy, "heuristic", clock.elapsed(), placements=placements, baseline=greedy
         )
-    run = setup(problem)
-    groups = classes(problem, run.pods, problem.units, run.dra)
-    unclaimed = without_dra(run, groups)
-    reaches = [reach(run, c, with_scores=options.objective == "scheduler") for c in groups]
-    pm = build(
-        run, groups, reaches, options.optional_nodes, pooling=options.pooling and options.objective == "pack"
+    tried = len(problem.units) - greedy.cut
+    note = (
+        f"the time limit ran out during kube-scheduler's pass: it reached {tried} of {len(problem.units)} "
+        f"pods and placed {len(placements)}; the other {greedy.cut} were not tried, nothing is proven"
     )
-    interplay(pm)
-    if options.require_priority is not None:
-        for cls in groups:
-            if cls.priority >= options.require_priority:
-                pm.model.add(pm.placed(cls) == cls.count)
-    stages: list[tuple[str, Any, bool]] = [(f"priority {p}", e, True) for p, e in placement_levels(pm)]
-    if pm.optional:
-        # Capacity planning: with pods required, the fewest new nodes for them come before placing more of
-        # the others; with a cap, the most pods come first.
-        at = 0 if options.require_priority is not None else len(stages)
-        stages.insert(at, ("new nodes", sum(pm.optional.values()), False))
-    expr, maximize = secondary(pm, options.objective)
-    stages.append((options.objective, expr, maximize))
-    progress = Progress(options.progress)
-    kubelets = kubelet_nodes(built) if built is not None else set()
-    greedy = baseline
-    hint = from_solution(pm, greedy) if greedy is not None else None
-    # Without kube-scheduler's placement at hand the model first runs alone for a share of the time: most
-    # plans are proven optimal at once, and kube-scheduler's cycle (often the slower part) is not needed.
-    probe = greedy is None
-    notes: list[str] = []
-    for _ in range(KUBELET_ROUNDS):
-        budget = left()
-        if probe and budget is not None:
-            budget = min(budget, max(1.0, budget / 4))
-        outcome = run_stages(pm, stages, budget, options.workers, progress, hint)
-        if probe and outcome.status != "optimal":
-            remaining = left()
-            greedy = GreedyEngine().solve(
-                problem, Budget(seconds=remaining / 2 if remaining is not None else None)
+    return PlanResult(engine, greedy, "unknown", clock.elapsed(), placements=placements, note=note)
+
+
+class Planner:
+    def __init__(
+        self,
+        problem: Problem,
+        options: PlanOptions,
+        built: Any,
+        greedy: Solution,
+        clock: Deadline,
+        progress: Progress,
+    ) -> None:
+        self.problem = problem
+        self.options = options
+        self.built = built
+        self.greedy = greedy
+        self.clock = clock
+        self.progress = progress
+        self.notes: list[str] = []
+
+    def run(self) -> PlanResult:
+        problem, options, clock = self.problem, self.options, self.clock
+        self.progress.enter("building")
+        run = setup(problem)
+        groups = classes(problem, run.pods, problem.units, run.dra)
+        unclaimed = without_dra(run, groups)
+        reaches = [reach(run, c, with_scores=options.objective == "scheduler") for c in groups]
+        pm = build(
+            run,
+            groups,
+            reaches,
+            options.optional_nodes,
+            pooling=options.pooling,
+            shared=options.objective == "pack",
+            deadline=clock,
+        )
+        if pm is None:
+            return self.fallback("the time ran out while the model was being built")
+        interplay(pm)
+        if options.require_priority is not None:
+            for cls in groups:
+                if cls.priority >= options.require_priority:
+                    pm.model.add(pm.placed(cls) == cls.count)
+        stages = self.stages(pm)
+        kubelets = kubelet_nodes(self.built) if self.built is not None else set()
+        hint = from_solution(pm, self.greedy)
+        reserve = after_solving(problem)
+        rejected: dict[int, str] = {}
+        placements: dict[int, Placement] = {}
+        outcome = None
+        for _ in range(KUBELET_ROUNDS):
+            outcome = run_stages(
+                pm, stages, clock.left(reserve), options.workers, self.progress, hint, self.counts()
             )
-            hint = from_solution(pm, greedy)
-            outcome = run_stages(pm, stages, left(), options.workers, progress, hint)
-        probe = False
-        placements = decode(pm, outcome.values) if outcome.values is not None else {}
-        rejected = rejections(built, placements, kubelets) if kubelets else {}
-        if not rejected or outcome.values is None:
-            break
-        refuse(pm, outcome.values, {placements[u].node for u in rejected})
-        hint = dict(enumerate(outcome.values))
-    reasons: dict[int, str] = {}
-    for unit, why in rejected.items():
-        reasons[unit] = (
-            f"{why} (the kubelet of node {placements.pop(unit).node}, where the plan would put it)"
+            placements = decode(pm, outcome.values) if outcome.values is not None else {}
+            rejected = rejections(self.built, placements, kubelets) if kubelets else {}
+            if not rejected or outcome.values is None:
+                break
+            refuse(pm, outcome.values, {placements[u].node for u in rejected})
+            hint = dict(enumerate(outcome.values))
+        assert outcome is not None
+        reasons = {
+            unit: f"{why} (the kubelet of node {placements.pop(unit).node}, where the plan would put it)"
+            for unit, why in rejected.items()
+        }
+        bound = bound_of(pm, outcome.stages) if outcome.values is not None else None
+        # kube-scheduler's placement stands when the model fell short of it within the time, unless it
+        # preempted running pods (a plan evicts nobody) or a kubelet admits what kube-scheduler places.
+        greedy = self.greedy
+        if (
+            not pm.optional
+            and not kubelets
+            and not greedy.evictions
+            and placed_vector(problem, placements) < placed_vector(problem, greedy_placements(greedy))
+        ):
+            why = "the time ran out before the model matched kube-scheduler's placement"
+            return self.fallback(why, bound, outcome.stages)
+        self.progress.enter("checking")
+        proven = outcome.status == "optimal"
+        solution, checked = finish(problem, placements, reaches, groups, reasons, unclaimed, proven)
+        opened = tuple(n for n in options.optional_nodes if any(p.node == n for p in placements.values()))
+        messages = self.explained(solution, groups)
+        taken = paths(pm, placements)
+        log.info("plan: pods placed by %s", ", ".join(f"{k} {v}" for k, v in sorted(taken.items())) or "none")
+        self.progress.enter("printing")
+        log.info("plan: %s", self.progress.timings())
+        return PlanResult(
+            "cpsat",
+            solution,
+            outcome.status,
+            clock.elapsed(),
+            outcome.stages,
+            placements,
+            bound,
+            "; ".join([*self.notes, *checked]),
+            opened,
+            messages,
+            taken,
+            greedy,
         )
-    # kube-scheduler's placement stands in when the model fell short of it within the time, unless it
-    # preempted running pods (a plan evicts nobody) or a kubelet admits what kube-scheduler places.
-    if (
-        greedy is not None
-        and not pm.optional
-        and not kubelets
-        and not greedy.evictions
-        and _placed_vector(problem, placements) < _placed_vector(problem, _greedy_placements(greedy))
-    ):
-        placements = _greedy_placements(greedy)
-        notes.append(
-            "the time ran out before the model matched kube-scheduler's placement: this is kube-scheduler's"
+
+    def stages(self, pm: PlanModel) -> list[Goal]:
+        """Each priority's pods placed, highest first, each stage also preferring the lower priorities'
+        pods so that its plans stay whole when the time runs out; then the objective. Capacity planning
+        puts the fewest new nodes first when pods are required."""
+        levels = placement_levels(pm)
+        stages: list[Goal] = []
+        for i, (p, expr) in enumerate(levels):
+            lower = sum(e for _, e in levels[i + 1 :])
+            weight = sum(c.count for c in pm.classes if c.priority < p) + 1
+            stages.append(Goal(f"priority {p}", expr, True, weight, lower))
+        if pm.optional:
+            at = 0 if self.options.require_priority is not None else len(stages)
+            stages.insert(at, Goal("new nodes", sum(pm.optional.values()), False))
+        expr, maximize = secondary(pm, self.options.objective)
+        stages.append(Goal(self.options.objective, expr, maximize))
+        return stages
+
+    def counts(self) -> dict[str, int]:
+        """kube-scheduler's pods placed per stage name (the progress line compares)."""
+        placed = greedy_placements(self.greedy)
+        out: dict[str, int] = {}
+        for unit in placed:
+            name = f"priority {priority_of(self.problem, unit)}"
+            out[name] = out.get(name, 0) + 1
+        return out
+
+    def fallback(self, why: str, bound: int | None = None, stages: list[Stage] | None = None) -> PlanResult:
+        """kube-scheduler's placement as the plan: what it placed stands, with its own reasons for the
+        pods it left pending; nothing better is proven (a model that proved it optimal would have matched
+        it)."""
+        greedy = self.greedy
+        placements = greedy_placements(greedy)
+        return PlanResult(
+            "cpsat",
+            Solution("plan", greedy.units),
+            "feasible",
+            self.clock.elapsed(),
+            stages or [],
+            placements,
+            bound,
+            "; ".join([*self.notes, f"{why}: this is kube-scheduler's placement"]),
+            paths={"kube-scheduler": len(placements)},
+            baseline=greedy,
         )
-    solution, checked = finish(problem, placements, reaches, groups, reasons, unclaimed)
-    bound = sum(s.bound for s in outcome.stages if s.name.startswith("priority")) if outcome.stages else None
-    if outcome.values is None:
-        bound = None
-    opened = tuple(n for n in options.optional_nodes if any(p.node == n for p in placements.values()))
-    messages = pending_reasons(built, solution, groups, left()) if built is not None else {}
-    return PlanResult(
-        "cpsat",
-        solution,
-        outcome.status,
-        time.monotonic() - start,
-        outcome.stages,
-        placements,
-        bound,
-        "; ".join([*notes, *checked]),
-        opened,
-        messages,
-    )
+
+    def explained(self, solution: Solution, groups: list[PodClass]) -> dict[int, str]:
+        """explain's minimal reasons for the pods left pending, in at most a quarter of the budget (they
+        add detail to the scheduler's own message; the plan does not wait long for them)."""
+        if self.built is None:
+            return {}
+        self.progress.enter("explaining")
+        left = self.clock.left(after_solving(self.problem) / 2)
+        if left is not None and self.clock.seconds is not None:
+            left = min(left, EXPLAINING * self.clock.seconds)
+            if left <= 0:
+                return {}
+        return pending_reasons(self.built, solution, groups, left)
 
 
 KUBELET_ROUNDS = 20
+EXPLAINING = 0.25  # the share of the budget explanations may take at most
+
+
+def after_solving(problem: Problem) -> float:
+    """Seconds kept back from solving for checking, explaining and printing the plan (about what they
+    take per pod here, with room for a slower machine)."""
+    return 0.5 + 0.0015 * len(problem.units)
+
+
+def bound_of(pm: PlanModel, stages: list[Stage]) -> int:
+    """The most pods a (lexicographically best) plan places, as far as the stages proved: a level whose
+    stage did not finish counts all its pods."""
+    proven = {s.name: s.bound for s in stages if s.name.startswith("priority") and s.status != "unknown"}
+    total = 0
+    for p, _ in placement_levels(pm):
+        level = sum(c.count for c in pm.classes if c.priority == p)
+        total += min(level, proven.get(f"priority {p}", level))
+    return total
+
+
+def paths(pm: PlanModel, placements: dict[int, Placement]) -> dict[str, int]:
+    """Placed pods by how the model planned their node: `pooled` (GPUs shared across nodes by patterns),
+    `patterns` (a node's own GPUs by patterns), `per-node` (each device), `no devices`."""
+    pool = pm.pool
+    linked = set(pool.linked) if pool is not None else set()
+    out: dict[str, int] = {}
+    for unit, placed in placements.items():
+        if placed.node in pm.dra:
+            path = "per-node"
+        elif placed.node in linked:
+            path = "patterns"
+        elif any(placed.allocations):
+            path = "pooled"
+        else:
+            path = "no devices"
+        del unit
+        out[path] = out.get(path, 0) + 1
+    return out
 
 
 def without_dra(run: Run, groups: list[PodClass]) -> frozenset[int]:
@@ -198,91 +336,14 @@ def refuse(pm: PlanModel, values: list[int], nodes: set[str]) -> None:
         pm.model.add_bool_or(fewer)
 
 
-def _greedy_placements(greedy: Solution) -> dict[int, Placement]:
+def greedy_placements(greedy: Solution) -> dict[int, Placement]:
     return {
         o.unit: Placement(o.unit, o.node, o.allocations) for o in greedy.units if o.status == Status.ALLOCATED
     }
 
 
-def _placed_vector(problem: Problem, placements: dict[int, Placement]) -> list[int]:
+def placed_vector(problem: Problem, placements: dict[int, Placement]) -> list[int]:
     """Pods placed per priority, highest first (compared lexicographically)."""
     priorities = {unit.id: priority_of(problem, unit.id) for unit in problem.units}
     levels = sorted(set(priorities.values()), reverse=True)
     return [sum(1 for u in placements if priorities[u] == p) for p in levels]
-
-
-def finish(
-    problem: Problem,
-    placements: dict[int, Placement],
-    reaches: list[Reach],
-    groups: list[PodClass],
-    reasons: dict[int, str] | None = None,
-    unclaimed: frozenset[int] = frozenset(),
-) -> tuple[Solution, list[str]]:
-    """The plan as a Solution, checked by the scheduler's filters and the Solution validator. A pod a
-    filter rejects where the model put it (the model is stricter than the filters by design, so this is a
-    safety net) is left pending, and so are the other members of its gang; the notes say which."""
-    notes: list[str] = []
-    gang_of = {u.id: u.gang.name for u in problem.units if u.gang is not None}
-    for _ in range(len(problem.units) + 1):
-        state = replay(problem, placements)
-        broken = violations(state, placements)
-        if not broken:
-            break
-        gangs = {gang_of[u] for u in broken if u in gang_of}
-        for uid, why in broken.items():
-            notes.append(f"left pending after the filters' check: {why}")
-            placements.pop(uid, None)
-        for uid in [u for u in placements if gang_of.get(u) in gangs]:
-            placements.pop(uid)
-    error_of = {u.id: r.error for cls, r in zip(groups, reaches, strict=True) for u in cls.units if r.error}
-    error_of.update(reasons or {})
-    error_of.update(_short_gangs(problem, placements))
-    outcomes = []
-    for unit in problem.units:
-        placed = placements.get(unit.id)
-        if placed is not None:
-            outcomes.append(UnitOutcome(unit.id, Status.ALLOCATED, placed.node, placed.allocations))
-        elif unit.id in error_of:
-            status = Status.ERROR if unit.error and unit.error == error_of[unit.id] else Status.UNSATISFIABLE
-            outcomes.append(UnitOutcome(unit.id, status, message=error_of[unit.id]))
-        else:
-            outcomes.append(UnitOutcome(unit.id, Status.UNSATISFIABLE, message=why_pending(state, unit)))
-    solution = Solution("plan", tuple(outcomes))
-    # Pods whose scheduler does not run DynamicResources are placed without their claims, as it places
-    # them: the allocator's rules have nothing to check there.
-    checked_units = tuple(
-        UnitOutcome(o.unit, Status.UNSATISFIABLE) if o.unit in unclaimed else o for o in solution.units
-    )
-    invalid = validate(problem, Solution("plan", checked_units))
-    if invalid:
-        # A safety net like the filters' above: never print a plan the validator refuses. Such pods wait
-        # (with their gangs), and the plan is checked again.
-        broken_units = {v.unit for v in invalid}
-        for v in invalid:
-            notes.append(f"left pending after the validator's check: {v}")
-        gangs = {gang_of[u] for u in broken_units if u in gang_of}
-        kept = {u: p for u, p in placements.items() if u not in broken_units and gang_of.get(u) not in gangs}
-        if len(kept) == len(placements):
-            raise PlanError("the plan breaks the allocator's rules: " + "; ".join(map(str, invalid[:5])))
-        solution, more = finish(problem, kept, reaches, groups, reasons, unclaimed)
-        return solution, [*notes, *more]
-    return solution, notes
-
-
-def _short_gangs(problem: Problem, placements: dict[int, Placement]) -> dict[int, str]:
-    """Members left pending because their gang cannot reach its minimum in the plan."""
-    placed: dict[str, int] = {}
-    for unit in problem.units:
-        if unit.gang is not None:
-            placed[unit.gang.name] = placed.get(unit.gang.name, 0) + (unit.id in placements)
-    out = {}
-    for unit in problem.units:
-        gang = unit.gang
-        if gang is None or unit.id in placements or gang.bound + placed[gang.name] >= gang.min_count:
-            continue
-        out[unit.id] = (
-            f'pod group "{gang.name}" needs {gang.min_count} pods placed together, and the plan cannot place '
-            "that many beside the pods it places"
-        )
-    return out

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...explain import Options, explain
+from ...explain.model import Verdict
 from ...solution import Solution, Status
 from .classes import PodClass
 
@@ -23,12 +24,16 @@ def pending_reasons(
     pending = {o.unit for o in solution.units if o.status == Status.UNSATISFIABLE}
     if not pending:
         return {}
-    wanted = {
-        next(u.id for u in cls.units if u.id in pending)
+    # One pod per class, the classes with the most pods waiting first: if the time runs out, most pods
+    # have their reasons.
+    waiting = {cls.index: sum(u.id in pending for u in cls.units) for cls in groups}
+    first = {
+        next(u.id for u in cls.units if u.id in pending): waiting[cls.index]
         for cls in groups
-        if any(u.id in pending for u in cls.units)
+        if waiting[cls.index]
     }
-    placed_first = sorted(problem.units, key=lambda u: (u.id in pending, u.id))
+    wanted = set(first)
+    placed_first = sorted(problem.units, key=lambda u: (u.id in pending, -first.get(u.id, 0), u.id))
     outcomes = {o.unit: o for o in solution.units}
     reordered = replace(built, problem=replace(problem, units=tuple(placed_first)))
     ordered = Solution(solution.engine, tuple(outcomes[u.id] for u in placed_first))
@@ -37,7 +42,8 @@ def pending_reasons(
     except Exception as e:  # an explanation is extra detail: the plan stands without it
         log.warning("could not explain the pending pods: %s", e)
         return {}
-    summary = {u.unit: u.summary for u in units if not u.fits}
+    # Only proofs: a pod explain finds a place for, or could not decide in time, keeps the scheduler's words.
+    summary = {u.unit: u.summary for u in units if u.verdict in (Verdict.DOES_NOT_FIT, Verdict.ERROR)}
     out: dict[int, str] = {}
     for cls in groups:
         told = next((u for u in cls.units if u.id in summary), None)

@@ -86,7 +86,10 @@ def why_pending(run: Run, unit: Unit) -> str:
     if not result.node:
         return result.message
     _release(run, result)
-    return f"would still fit on node {result.node} once the plan is applied"
+    return f"{STILL_FITS} {result.node} once the plan is applied"
+
+
+STILL_FITS = "would still fit on node"
 
 
 def _release(run: Run, result: CycleResult) -> None:
