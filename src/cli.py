@@ -155,9 +155,9 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
         type=_positive_seconds,
         default=60.0,
         metavar="SECONDS",
-        help="one budget for everything after reading, more than 0 seconds (default 60): kube-scheduler's pass "
-        "first, then the model, checking and explanations; when it runs out the answer is the better of the two "
-        "placements so far, feasible with the proven bound",
+        help="one budget for everything after reading, more than 0 seconds (default 60): kube-scheduler's "
+        "pass first, then the model, checking and explanations; when it runs out the answer is the better of "
+        "the two placements so far, feasible with the proven bound",
     )
     parser.add_argument(
         "--workers", type=int, default=1, help="CP-SAT workers, 1 to 256 (1: deterministic; default 1)"
