@@ -194,6 +194,7 @@ class NodeMemo:
         self.verdicts: dict[Hashable, Lane] = {}
         self.raw: dict[Hashable, _RawScores] = {}
         self.assembled: dict[Hashable, dict[tuple[int, ...], Assembled]] = {}
+        self.by_node: dict[Hashable, dict[str, Any]] = {}
 
     def filters(self, state: CycleState, pod: Pod) -> Filters | None:
         """The cycle's memoized Filter, or None when some filter that runs is not memoizable."""
@@ -256,3 +257,10 @@ class NodeMemo:
         if not ENABLED:
             return {}
         return self.assembled.setdefault((tuple(plugins), tuple(weights)), {})
+
+    def node_scores(self, plugins: Sequence[str], weights: Sequence[int]) -> dict[str, Any]:
+        """Each node's last NodeScores (runtime.py) for one profile's plugins and weights: a node whose
+        assembled scores are the same objects again gets the same NodeScores."""
+        if not ENABLED:
+            return {}
+        return self.by_node.setdefault((tuple(plugins), tuple(weights)), {})

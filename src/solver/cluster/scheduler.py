@@ -365,10 +365,7 @@ class Run:
         return Record(
             filters=result.filters,
             pre_filter=result.pre_filter,
-            # NodeScores' maps are never changed: the record shares them.
-            scores={s.node: s.plugin for s in result.scores},
-            weighted={s.node: s.weighted for s in result.scores},
-            totals={s.node: s.total for s in result.scores},
+            ranked=result.scores,  # never changed once the cycle made it: the record shares it
             selected=result.node,
             nominated=pod.nominated_node if not result.node else "",
             victims=victims,
