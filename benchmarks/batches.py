@@ -8,11 +8,16 @@ PriorityClasses (low=0, high=1000) taken in turn. Every row runs two fresh proce
 - `kube-scheduler`: `--engine greedy`, kube-scheduler's own pass, one pod at a time in queue order;
 - `plan`: the batch planner with `--time-limit S`.
 
-Columns: pods pending; kube-scheduler's pods placed and its pass's seconds (the plan's `seconds`, after
-reading); the plan's pods placed, status, bound and gap (% of the bound), its seconds after reading (what
-`--time-limit` bounds), the whole command's wall and CPU seconds (reading and printing included) and peak
-resident memory. `placed` compares lexicographically per priority, as the planner does: `>=` says whether
-the plan placed at least kube-scheduler's pods at each priority, highest first.
+Both run with `--feature-gates GenericWorkload=true` (gangs are PodGroups with a gang policy: beta, off by
+default in 1.37) and `-v`, whose log gives each phase's CPU seconds.
+
+Columns: pods pending; kube-scheduler's pods placed, its pass's wall seconds (the plan's `seconds`, after
+reading) and CPU seconds, pods per CPU second of the pass, and the peak resident memory of its command
+(`-o json`: its annotations on every pod, written an item at a time); the plan's pods placed, status,
+bound and gap (% of the bound), its seconds after reading (what `--time-limit` bounds), the whole
+command's wall and CPU seconds (reading and printing included) and peak resident memory. `placed`
+compares lexicographically per priority, as the planner does: `>=` says whether the plan placed at least
+kube-scheduler's pods at each priority, highest first.
 
     python benchmarks/batches.py [--sizes 50,250,1000] [--limits 60,15] [--seed 7] [--keep DIR]
 """
@@ -22,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -42,13 +48,30 @@ class Planned:
     run: fleet.Run
     status: dict[str, Any]  # the Plan's status
 
+    def phase_cpu(self, phase: str) -> float | None:
+        """CPU seconds of a phase, from the timings -v logs (`phase 1.2s (cpu 0.9s)`)."""
+        found = re.search(re.escape(phase) + r" [\d.]+s \(cpu ([\d.]+)s\)", self.run.stderr)
+        return float(found.group(1)) if found else None
+
 
 def run(argv: Sequence[str], out: Path) -> Planned:
-    """One fresh process (its own rusage, fleet.run), its JSON output read back."""
+    """One fresh process (its own rusage, fleet.run), the Plan of its JSON output read back."""
     done = fleet.run(argv, str(out))
-    with out.open(encoding="utf-8") as f:
-        doc = json.load(f)
-    return Planned(done, doc["items"][0]["status"])
+    if done.code not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)}: exit {done.code}\n{done.stderr[-2000:]}")
+    return Planned(done, first_item(out)["status"])
+
+
+def first_item(path: Path) -> dict[str, Any]:
+    """The first item of a List that `kubefit -o json` wrote (the Plan), read without the rest: at 1,000
+    nodes kube-scheduler's answer is gigabytes of annotations."""
+    lines = []
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            lines.append(line)
+            if line.rstrip("\n") in ("    },", "    }"):  # the first item closes (indent 2, depth 2)
+                break
+    return json.loads("".join(lines).rstrip().rstrip(",") + "]}")["items"][0]
 
 
 def write_shape(nodes: int, seed: int, where: Path) -> int:
@@ -70,7 +93,8 @@ def levels(status: dict[str, Any]) -> list[int]:
 
 
 def kubefit() -> list[str]:
-    return [sys.executable, "-m", "kubefit"]
+    # Gangs are PodGroups with a gang policy: GenericWorkload, beta and off by default in 1.37.
+    return [sys.executable, "-m", "kubefit", "-v", "--feature-gates", "GenericWorkload=true"]
 
 
 def rows_for(nodes: int, limits: Sequence[float], seed: int, keep: Path | None) -> list[list[str]]:
@@ -79,6 +103,7 @@ def rows_for(nodes: int, limits: Sequence[float], seed: int, keep: Path | None) 
         pods = write_shape(nodes, seed, where)
         out = Path(tmp) / "out.json"
         base = run([*kubefit(), "plan", "-f", str(where), "--engine", "greedy", "-o", "json"], out)
+        pass_cpu = base.phase_cpu("kube-scheduler's pass")
         rows = []
         for limit in limits:
             argv = [*kubefit(), "plan", "-f", str(where), "--time-limit", f"{limit:g}", "-o", "json"]
@@ -92,6 +117,9 @@ def rows_for(nodes: int, limits: Sequence[float], seed: int, keep: Path | None) 
                     str(pods),
                     str(base.status["placed"]),
                     f"{base.status['seconds']:.1f}",
+                    "-" if pass_cpu is None else f"{pass_cpu:.1f}",
+                    "-" if not pass_cpu else f"{pods / pass_cpu:.0f}",
+                    f"{base.run.peak:.0f}",
                     f"{limit:g}",
                     str(s["placed"]),
                     "yes" if levels(s) >= levels(base.status) else "NO",
@@ -113,6 +141,9 @@ HEADERS = [
     "pods",
     "k-s placed",
     "k-s s",
+    "k-s cpu s",
+    "k-s pods/cpu s",
+    "k-s peak MB",
     "limit s",
     "plan placed",
     ">=",

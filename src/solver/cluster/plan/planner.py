@@ -88,7 +88,10 @@ def plan(
     progress.deadline = clock
     greedy = baseline if baseline is not None else kube_scheduler(problem, clock, progress)
     if options.engine == "greedy" or greedy.cut:
-        return _kube_schedulers(problem, greedy, clock, options.engine)
+        result = _kube_schedulers(problem, greedy, clock, options.engine)
+        progress.enter("printing")
+        log.info("plan: %s", progress.timings())
+        return result
     return Planner(problem, options, built, greedy, clock, progress).run()
 
 
