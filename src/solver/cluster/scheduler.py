@@ -316,7 +316,7 @@ class Run:
         attempt: int,
         profile: str,
     ) -> UnitOutcome:
-        deciders = list(filter(_DECIDED_BY, result.answers.values()))
+        deciders = list(filter(_DECIDED_BY, result.answers.values())) if self.dra.decided else []
         decided_by = deciders[0].decided_by if deciders else ""
         note = "; ".join(a.note for a in deciders if a.note)
         node_outcomes = self.node_outcomes.of(result, nodes)
