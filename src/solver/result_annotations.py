@@ -35,6 +35,19 @@ VICTIMS = "kubefit.io/preemption-victims"
 PREEMPTED_BY = "kubefit.io/preempted-by"
 
 
+# CPU seconds to write one node's verdicts or scores on a pod and print them as JSON, with room for a
+# loaded machine (measured: 2-4.5 microseconds on 50 to 500 nodes).
+PRINTING_PER_ENTRY = 6e-6
+
+
+def printing_seconds(outcome: UnitOutcome) -> float:
+    """What printing the scheduler's annotations on the outcome's pod takes, about."""
+    record = outcome.record
+    if record is None or record.gated:
+        return 0.0
+    return PRINTING_PER_ENTRY * (len(record.filters) + len(record.ranked))
+
+
 def annotate(doc: dict[str, Any], outcome: UnitOutcome) -> None:
     notes = {}
     if outcome.proof:

@@ -206,10 +206,12 @@ class Run:
         tries: dict[int, int] = {}
         queue = [u.id for u in self.problem.units]
         cutoff = self.budget.cutoff
+        cost = self.budget.printing
+        printing = 0.0  # seconds that printing the outcomes so far will take (kept back from the cutoff)
         for _ in range(len(queue) + 2):
             for uid in queue:
                 unit = self.problem.units[uid]
-                if cutoff is not None and (self.cut or time.monotonic() >= cutoff):
+                if cutoff is not None and (self.cut or time.monotonic() + printing >= cutoff):
                     # A pod tried before keeps that answer; one never tried has none.
                     if uid not in outcomes:
                         outcomes[uid] = _unreached(UnitOutcome(uid, Status.UNKNOWN))
@@ -221,6 +223,8 @@ class Run:
                     self.budget.tried(len(tries), len(self.problem.units))
                 before = (self.clock[0], self.clock[1])
                 outcome = self.one(unit, tries[uid])
+                if cost is not None:
+                    printing += cost(outcome) - (cost(outcomes[uid]) if uid in outcomes else 0.0)
                 outcomes[uid] = outcome
                 waiting.pop(uid, None)
                 if outcome.status == Status.ALLOCATED:

@@ -68,7 +68,8 @@ def run_plan(
             built = build(list(args.filename))
             # The budget starts once the input is read: every phase after spends it.
             clock = Deadline(args.time_limit)
-            result = plan(built.problem, options(args, args.engine, progress, clock), built)
+            opts = options(args, args.engine, progress, clock, document=with_document)
+            result = plan(built.problem, opts, built)
             capacity = None
         progress.enter("printing")
         summary = summarize(built.problem, result.solution, result.placements)
