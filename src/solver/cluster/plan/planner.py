@@ -140,8 +140,8 @@ def as_plan(greedy: Solution) -> Solution:
 
 def printing(problem: Problem) -> float:
     """Seconds kept back at the end of the budget for printing the answer's objects (claims, pods,
-    events; measured about 0.3 ms per pod, with room for a loaded machine)."""
-    return 0.2 + 0.0005 * len(problem.units)
+    events: about 0.3 CPU ms a pod, 0.7 ms on a loaded machine)."""
+    return 0.2 + 0.001 * len(problem.units)
 
 
 class Planner:
@@ -308,8 +308,9 @@ EXPLAINING = 0.25  # the share of the budget explanations may take at most
 
 def after_solving(problem: Problem) -> float:
     """Seconds kept back from solving for checking, explaining and printing the plan (about what they
-    take per pod here, with room for a slower machine)."""
-    return 0.5 + 0.0015 * len(problem.units)
+    take per pod here, with room for a slower machine); explanations stop at half of it, which leaves
+    printing what `printing` keeps back for it."""
+    return 0.5 + 0.002 * len(problem.units)
 
 
 def bound_of(pm: PlanModel, stages: list[Stage]) -> int:
