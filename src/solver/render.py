@@ -319,7 +319,7 @@ class Renderer:
         record = outcome.record
         if record is not None and record.nominated and outcome.status != Status.ALLOCATED:
             status["nominatedNodeName"] = record.nominated
-        if record is not None and record.gated:
+        if record is not None and record.gated and record.gated_by in ("", "SchedulingGates"):
             # Held out of the queue: no scheduling attempt, no FailedScheduling event.
             gated = {
                 "type": "PodScheduled",
