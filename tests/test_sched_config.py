@@ -929,10 +929,10 @@ FRAMEWORK_CASES: list[tuple[str, dict[str, Any], list[str]]] = [
         ['profiles[0].plugins.filter.enabled[1]: plugin "NodeName" already registered as "FilterPlugin"'],
     ),
     (
-        "a plugin at a pod-group point",
-        {"placementScore": {"enabled": [{"name": "NodeResourcesFit"}]}},
+        "a plugin at a pod-group point it does not implement",
+        {"placementScore": {"enabled": [{"name": "ImageLocality"}]}},
         [
-            'profiles[0].plugins.placementScore.enabled[0].name: plugin "NodeResourcesFit" does not extend PlacementScorePlugin plugin'
+            'profiles[0].plugins.placementScore.enabled[0]: plugin "ImageLocality" does not extend PlacementScorePlugin plugin'
         ],
     ),
     (
