@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 import uuid
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -412,7 +413,8 @@ class Renderer:
                 "namespace": namespace,
                 "name": first.name if first is not None else "",
             }
-        message = with_summary(outcome.message, self.messages.get(outcome.unit))
+        summary = None if group_status(outcome) else self.messages.get(outcome.unit)
+        message = with_summary(outcome.message, summary)
         if outcome.status == Status.ERROR:
             message = f'running PreFilter/Filter plugin "DynamicResources": {message}'
         digest = hashlib.sha256(f"{unit.name}/{outcome.unit}".encode()).hexdigest()[:16]
@@ -503,6 +505,19 @@ class Renderer:
                     }
                 )
         return out + events
+
+
+def group_status(outcome: UnitOutcome) -> bool:
+    """The pod waits for its PodGroup, not for a node: its message is the group cycle's status (a pod that
+    fit nowhere in the placement reported has its own FitError instead). Explain's per-pod summary would
+    say it can run; it is left out."""
+    record = outcome.record
+    if record is None or not getattr(record, "pod_group", ""):
+        return False
+    return _NODES_FIT_ERROR.match(outcome.message) is None
+
+
+_NODES_FIT_ERROR = re.compile(r"0/\d+ nodes are available")
 
 
 def with_summary(message: str, summary: str | None) -> str:
