@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import re
 import uuid
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -25,7 +24,7 @@ from ..translate.quantity import Format, Quantity
 from .node_fit import claim_amounts
 from .node_selector import for_allocation
 from .problem import NodeSelectorTerm, Toleration
-from .result_annotations import PREEMPTED_BY, SchedulerAnnotations, annotate
+from .result_annotations import PREEMPTED_BY, SchedulerAnnotations, annotate, group_status
 from .solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 
 
@@ -505,19 +504,6 @@ class Renderer:
                     }
                 )
         return out + events
-
-
-def group_status(outcome: UnitOutcome) -> bool:
-    """The pod waits for its PodGroup, not for a node: its message is the group cycle's status (a pod that
-    fit nowhere in the placement reported has its own FitError instead). Explain's per-pod summary would
-    say it can run; it is left out."""
-    record = outcome.record
-    if record is None or not getattr(record, "pod_group", ""):
-        return False
-    return _NODES_FIT_ERROR.match(outcome.message) is None
-
-
-_NODES_FIT_ERROR = re.compile(r"0/\d+ nodes are available")
 
 
 def with_summary(message: str, summary: str | None) -> str:

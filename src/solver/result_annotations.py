@@ -12,6 +12,7 @@ the text is made once per object and the annotations are joined from the parts. 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import compress, repeat
 from operator import add, is_, itemgetter
@@ -156,3 +157,16 @@ def _final(weighted: Mapping[str, int], key: tuple[int, int]) -> str:
 
 def _json(value: Any, _: Hashable = None) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def group_status(outcome: UnitOutcome) -> bool:
+    """The pod waits for its PodGroup, not for a node: its message is the group cycle's status (a pod that
+    fit nowhere in the placement reported has its own FitError instead). Explain's per-pod summary would
+    say it can run; it is left out."""
+    record = outcome.record
+    if record is None or not getattr(record, "pod_group", ""):
+        return False
+    return NODES_FIT_ERROR.match(outcome.message) is None
+
+
+NODES_FIT_ERROR = re.compile(r"0/\d+ nodes are available")

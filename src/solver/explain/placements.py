@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..problem import Unit
+from ..result_annotations import NODES_FIT_ERROR
 from ..solution import UnitOutcome
 from .model import Kind, NodeExplanation, Reason, Verdict
 from .reasons import amount
@@ -20,7 +21,6 @@ from .reasons import amount
 # GangScheduling's PlacementFeasible statuses, as the cycle reports them.
 _CANNOT = re.compile(r"minCount \((\d+)\) cannot be satisfied: (\d+) scheduled, (\d+) remaining")
 _NOT_YET = re.compile(r"minCount \((\d+)\) is not yet satisfied: (\d+) scheduled, (\d+) remaining")
-_NODES_FIT_ERROR = re.compile(r"0/\d+ nodes are available")
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def group_refusal(unit: Unit, outcome: UnitOutcome) -> Reason | None:
     where it fits alone."""
     record = outcome.record
     group = getattr(record, "pod_group", "")
-    if not group or _NODES_FIT_ERROR.match(outcome.message):
+    if not group or NODES_FIT_ERROR.match(outcome.message):
         return None
     return Reason(
         f"podgroup/{group}",
