@@ -431,8 +431,7 @@ class Renderer:
         return doc
 
     def items(self) -> Iterator[dict[str, Any]]:
-        """The List's items in order, each made when it is asked for (a pod's scheduler annotations are
-        large at scale: a writer that takes them one by one never holds them all)."""
+        """The List's items in order, each made when asked for (a writer never holds them all)."""
         seen: set[int] = set()
         for unit in self.problem.units:
             for c in unit.claims:
@@ -529,7 +528,6 @@ def render_list(
     built: Built, solution: Solution, messages: Mapping[int, str] | None = None, lazy: bool = False
 ) -> dict[str, Any]:
     """A v1 List of the claims (with status.allocation), pods and FailedScheduling events (`messages`:
-    explain's summaries by unit id, appended to the engine's messages); `lazy`: its items an iterator,
-    each made as it is taken (output.write_json writes them so)."""
+    explain's summaries by unit id, appended to the engine's messages); `lazy`: items as an iterator."""
     items = Renderer(built, solution, messages).items()
     return {"apiVersion": "v1", "kind": "List", "items": items if lazy else list(items)}
