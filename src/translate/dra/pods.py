@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...solver.pod_shape import PodShape
 from ...solver.problem import Gang
 from ..objects import KubeObject, ObjectSet
 from ..sched.priority import Priorities
 from .extended import Mapping as ExtendedMapping
 from .extended import class_mapping, pod_extended
-from .pod_resources import PODS, claim_references, pod_requests
+from .pod_resources import PODS, claim_references, pod_requests, pod_shape
 from .workloads import expand
 
 POD_CLAIM_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
@@ -60,6 +61,7 @@ class PodUnit:
     gang: Gang | None = None
     requests: dict[str, int] = field(default_factory=dict)  # node resources, scheduler units
     claim_containers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # claim ref -> users
+    shape: PodShape | None = None
 
 
 def generated_name(pod: str, claim: str, namespace: str) -> str:
@@ -101,7 +103,7 @@ class ClaimResolver:
         self.groups = {(o.namespace, o.name): o for o in objects.of_kind("PodGroup")}
         self.generated: dict[tuple[str, str], ClaimSource] = {}
         self.class_mapping = class_mapping(objects)
-        self._owned: dict[tuple[str, str, str], str] | None = None
+        self._owned: dict[tuple[str, str, str, str], str] | None = None
 
     def existing(self, namespace: str, name: str) -> ClaimSource | None:
         obj = self.claims.get((namespace, name))
@@ -109,17 +111,29 @@ class ClaimResolver:
             return None
         return ClaimSource(namespace, name, obj.model.spec, obj)  # type: ignore[attr-defined]
 
-    def owned(self, pod: KubeObject, pod_claim: str) -> ClaimSource | None:
-        """A claim the controller already generated for this pod (as `kubectl get` shows it)."""
+    def owned(self, pod: KubeObject, pod_claim: str) -> ClaimSource | str | None:
+        """A claim the controller already generated for this pod (as `kubectl get` shows it), or why the
+        scheduler will not use the claim the pod's status names (resourceclaim.IsForPod)."""
         status = getattr(pod.model, "status", None)
         for entry in (status.resource_claim_statuses if status is not None else None) or ():
             if entry.name == pod_claim and entry.resource_claim_name:
-                return self.existing(pod.namespace, entry.resource_claim_name)
-        name = self._by_owner().get((pod.namespace, pod.name, pod_claim))
+                found = self.existing(pod.namespace, entry.resource_claim_name)
+                if found is not None and found.obj is not None and not _controlled_by(found.obj, pod):
+                    return (
+                        f"ResourceClaim {found.ref} was not created for pod {pod.namespace}/{pod.name} "
+                        "(pod is not owner)"
+                    )
+                return found
+        owners, uid = self._by_owner(), _uid(pod)
+        # A claim generated for an earlier pod of the same name (another uid) is not this pod's.
+        name = owners.get((pod.namespace, pod.name, uid or "", pod_claim))
+        if name is None and uid:
+            name = owners.get((pod.namespace, pod.name, "*", pod_claim))
         return self.existing(pod.namespace, name) if name is not None else None
 
-    def _by_owner(self) -> dict[tuple[str, str, str], str]:
-        """(namespace, owning pod, pod claim name) -> the generated claim's name, indexed once."""
+    def _by_owner(self) -> dict[tuple[str, str, str, str], str]:
+        """(namespace, owning pod, its uid, pod claim name) -> the generated claim's name, indexed once;
+        also under uid "" (for a pod written without one), and "*" for an owner written without one."""
         if self._owned is None:
             self._owned = {}
             for (namespace, name), obj in self.claims.items():
@@ -129,7 +143,8 @@ class ClaimResolver:
                     continue
                 for owner in meta.owner_references or ():
                     if owner.kind == "Pod":
-                        self._owned.setdefault((namespace, owner.name, pod_claim), name)
+                        self._owned.setdefault((namespace, owner.name, owner.uid or "*", pod_claim), name)
+                        self._owned.setdefault((namespace, owner.name, "", pod_claim), name)
         return self._owned
 
     def from_template(
@@ -153,10 +168,12 @@ class ClaimResolver:
             found = self.existing(pod.namespace, entry.resource_claim_name)
             return found or f'resourceclaim "{entry.resource_claim_name}" not found'
         if entry.resource_claim_template_name:
-            found = (
+            owned = (
                 self.group_owned(pod.namespace, group, entry.name) if group else self.owned(pod, entry.name)
             )
-            return found or self.from_template(pod, entry.name, entry.resource_claim_template_name, group)
+            if owned is not None:
+                return owned
+            return self.from_template(pod, entry.name, entry.resource_claim_template_name, group)
         return f"pod claim {entry.name} names neither a ResourceClaim nor a template"
 
     def group_owned(self, namespace: str, group: str, claim: str) -> ClaimSource | None:
@@ -198,6 +215,8 @@ class ClaimResolver:
         out: list[ClaimSource] = []
         for entry in spec.resource_claims or ():
             resolved = self.resolve(pod, entry, self._group_entry(pod, entry))
+            if not isinstance(resolved, str):
+                resolved = _not_deleted(resolved)
             if isinstance(resolved, str):
                 return out, resolved
             out.append(resolved)
@@ -240,13 +259,54 @@ def pod_units(
         requests = {r: v for r, v in own.items() if r not in backed}
         requests[PODS] = 1
         users = claim_references(pod.model)
-        containers = {c.ref: tuple(users.get(c.pod_claim, ())) for c in claims if not c.extended}
+        # The pod's claims come in the order of spec.resourceClaims, whose names the containers reference.
+        entries = pod.model.spec.resource_claims or ()  # type: ignore[attr-defined]
+        containers = {
+            c.ref: tuple(users.get(entry.name, ()))
+            for c, entry in zip(claims, entries, strict=False)
+            if not c.extended
+        }
         if extended is not None:
             containers[extended.ref] = tuple(dict.fromkeys(m.container for m in extended.extended))
         units.append(
-            PodUnit(pod, claims, list(node_names), {}, error, gang[0] if gang else None, requests, containers)
+            PodUnit(
+                pod,
+                claims,
+                list(node_names),
+                {},
+                error,
+                gang[0] if gang else None,
+                requests,
+                containers,
+                pod_shape(pod.model, pod_level),
+            )
         )
     return units
+
+
+def _uid(obj: KubeObject) -> str:
+    return getattr(obj.model.metadata, "uid", None) or ""  # type: ignore[attr-defined]
+
+
+def _controlled_by(claim: KubeObject, pod: KubeObject) -> bool:
+    """metav1.IsControlledBy: the pod is the claim's controller (by uid; by name when a uid is missing)."""
+    uid = _uid(pod)
+    for owner in claim.model.metadata.owner_references or ():  # type: ignore[attr-defined]
+        if owner.controller and owner.kind == "Pod":
+            if owner.uid and uid:
+                if owner.uid == uid:
+                    return True
+            elif owner.name == pod.name:
+                return True
+    return False
+
+
+def _not_deleted(source: ClaimSource) -> ClaimSource | str:
+    """The scheduler leaves a pod waiting while a claim it uses is being deleted."""
+    meta = source.obj.model.metadata if source.obj is not None else None  # type: ignore[attr-defined]
+    if meta is not None and meta.deletion_timestamp is not None:
+        return f'resourceclaim "{source.name}" is being deleted'
+    return source
 
 
 def _group_name(pod: KubeObject) -> str:
