@@ -86,6 +86,8 @@ class CycleData(StateData):
     pinned: dict[str, NodeAnswer] = field(default_factory=dict)
     # Allocated claims some node could not use (PostFilter may deallocate one): claim id -> why.
     unavailable: dict[int, str] = field(default_factory=dict)
+    # PreFilter got through the claims (when it turns the pod away first, PostFilter sees none).
+    read: bool = True
 
     def clone(self) -> CycleData:
         return CycleData(
@@ -99,6 +101,7 @@ class CycleData(StateData):
             self.sim.clone(),
             self.placed_claims,
             unavailable=dict(self.unavailable),
+            read=self.read,
         )
 
     def concrete(self, node: str) -> NodeAnswer | None:
@@ -163,6 +166,7 @@ class DynamicResources(Plugin):
         state.write(NAME, CycleData(unit, pending, prioritized=prioritized, placed_claims=placed))
         hold = self.handle.services.get("hold")
         if placed and callable(hold) and in_use(dra.problem, unit, pod, hold):
+            state.read(NAME).read = False
             return None, unresolvable(IN_USE)
         return None, None
 
@@ -259,7 +263,7 @@ class DynamicResources(Plugin):
         reserves it; kubefit answers for this cycle and leaves the claim as it is, saying what the
         scheduler says."""
         data: CycleData | None = state.read(NAME)
-        if data is None or not data.unit.claims:
+        if data is None or not data.unit.claims or not data.read:
             return None, unschedulable("no new claims to deallocate")
         hold = self.handle.services.get("hold")
         if callable(hold) and deallocatable(self.dra.problem, data.unavailable, pod, hold):
