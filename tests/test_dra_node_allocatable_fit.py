@@ -133,3 +133,32 @@ def test_the_1_36_mapping_shape_reads_its_allocation_multiplier(tmp_path: Path) 
     assert code == 1
     (event,) = [i["message"] for i in json.loads(out)["items"] if i["kind"] == "Event"]
     assert event.startswith("0/1 nodes are available: 1 Insufficient cpu.")
+
+
+def test_a_pod_whose_claim_was_allocated_before_takes_what_its_device_maps(tmp_path: Path) -> None:
+    """The claim is allocated already (4 CPUs mapped): the pod placed with it takes 3 + 4 of the node's 8, so a
+    pod asking for 2 more does not fit."""
+    case = (
+        Path(__file__).parent
+        / "scenarios"
+        / "sched"
+        / "dra-nodealloc-allocated-claim-counts-against-the-node"
+    )
+    docs = [d for d in yaml.safe_load_all((case / "objects.yaml").read_text()) if d]
+    for d in docs:
+        if d["kind"] == "ResourceSlice":
+            d["spec"]["devices"][0]["nodeAllocatableResources"]["cpu"]["mapping"]["deviceMultiplier"] = "4"
+    later = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "pod-1", "namespace": "default", "uid": "pod-1-uid"},
+        "spec": {"containers": [{"name": "app", "image": "app:1", "resources": {"requests": {"cpu": "2"}}}]},
+    }
+    path = tmp_path / "objects.yaml"
+    path.write_text(yaml.safe_dump_all([*docs, later]))
+    code, out = run(
+        "allocate", "-f", str(path), "-o", "json", "--feature-gates", "DRANodeAllocatableResources=true"
+    )
+    pods = {i["metadata"]["name"]: i for i in json.loads(out)["items"] if i["kind"] == "Pod"}
+    assert pods["pod-0"]["spec"]["nodeName"] == "node-1"
+    assert code == 1 and "nodeName" not in pods["pod-1"]["spec"]

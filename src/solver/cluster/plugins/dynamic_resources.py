@@ -187,7 +187,10 @@ class DynamicResources(Plugin):
                 return unresolvable(shared)
         if not data.pending:
             if dra.maps_node_resources:
-                rejection, _ = footprint(problem, data.unit, (), node)
+                # Claims allocated already may charge node resources too; the node carries them once placed.
+                rejection, mapped = footprint(problem, data.unit, (), node)
+                if rejection is None and mapped:
+                    data.mapped[node.name] = mapped
                 return rejection
             return None
         answer = data.pinned.pop(node.name, None)
