@@ -54,10 +54,11 @@ def test_pod_level_requests_stand_for_the_whole_pod() -> None:
     pod = shape(app(cpu=2000), pod_requests=(("cpu", 7000),), overhead=(("cpu", 100),))
     charges = Charges.of(pod, [ClaimCharge("c", ("app",), {"cpu": F(4000)})])
     assert requests(pod, charges) == {"cpu": F(7100)}
-    assert uncovered(pod, [ClaimCharge("c", ("app",), {"cpu": F(4000)})]) == ""
+    assert uncovered(pod, [ClaimCharge("c", ("app",), {"cpu": F(4000)})]) == ("", "")
     assert uncovered(pod, [ClaimCharge("c", ("app",), {"cpu": F(5001)})]) == (
         "pod level request for cpu is insufficient to cover the aggregated container and node-allocatable DRA "
-        "requests"
+        "requests",
+        "cpu",
     )
 
 
@@ -66,13 +67,14 @@ def test_pod_level_limits_cover_each_container_with_the_claims_it_references() -
         app("app", cpu=500, limit=2000), app("other", cpu=500, limit=2000), pod_limits=(("cpu", 4000),)
     )
     mapped = [ClaimCharge("c", ("app",), {"cpu": F(2000)})]
-    assert uncovered(pod, mapped) == ""
+    assert uncovered(pod, mapped) == ("", "")
     mapped = [ClaimCharge("c", ("app",), {"cpu": F(2001)})]
     assert uncovered(pod, mapped) == (
-        "pod level limit for cpu is insufficient to cover the limit and DRA overhead for container app"
+        "pod level limit for cpu is insufficient to cover the limit and DRA overhead for container app",
+        "cpu",
     )
     # Without a pod-level limit for the resource, nothing to cover.
-    assert uncovered(shape(app("app", limit=2000), pod_limits=(("memory", 1),)), mapped) == ""
+    assert uncovered(shape(app("app", limit=2000), pod_limits=(("memory", 1),)), mapped) == ("", "")
 
 
 def test_pod_level_hugepages_limits_cover_the_containers_sum() -> None:
@@ -80,10 +82,11 @@ def test_pod_level_hugepages_limits_cover_the_containers_sum() -> None:
     pod = PodShape(
         (ContainerShape("app", "container", (), ((huge, 2 << 20),)),), pod_limits=((huge, 4 << 20),)
     )
-    assert uncovered(pod, [ClaimCharge("c", ("app",), {huge: F(2 << 20)})]) == ""
+    assert uncovered(pod, [ClaimCharge("c", ("app",), {huge: F(2 << 20)})]) == ("", "")
     assert uncovered(pod, [ClaimCharge("c", ("app",), {huge: F(3 << 20)})]) == (
         "pod level limit for hugepages-2Mi is insufficient to cover the aggregated container and node-allocatable "
-        "DRA limits"
+        "DRA limits",
+        huge,
     )
 
 
@@ -162,3 +165,28 @@ def test_a_pod_whose_claim_was_allocated_before_takes_what_its_device_maps(tmp_p
     pods = {i["metadata"]["name"]: i for i in json.loads(out)["items"] if i["kind"] == "Pod"}
     assert pods["pod-0"]["spec"]["nodeName"] == "node-1"
     assert code == 1 and "nodeName" not in pods["pod-1"]["spec"]
+
+
+def test_explain_names_the_pod_level_budget_the_devices_overrun() -> None:
+    case = (
+        Path(__file__).parent
+        / "scenarios"
+        / "sched"
+        / "dra-nodealloc-pod-level-request-does-not-cover-mapped-cpus"
+    )
+    code, out = run(
+        "explain",
+        "-f",
+        str(case / "objects.yaml"),
+        "-o",
+        "json",
+        "--feature-gates",
+        "DRANodeAllocatableResources=true",
+    )
+    (unit,) = json.loads(out)["items"]
+    assert code == 1 and unit["fits"] is False
+    (node,) = unit["nodes"]
+    assert node["fits"] is False
+    assert [r["message"] for r in node["reasons"]] == [
+        "pod level request for cpu is insufficient to cover the aggregated container and node-allocatable DRA requests"
+    ]

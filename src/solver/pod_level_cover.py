@@ -31,24 +31,25 @@ def _order(names: Sequence[str]) -> list[str]:
     return sorted(names, key=lambda n: ({"cpu": 0, "memory": 1}.get(n, 2), n))
 
 
-def uncovered(shape: PodShape, claims: Sequence[ClaimCharge]) -> str:
-    """The scheduler's rejection when the pod-level budget does not cover what the devices charge ("" when
-    it does, or when the pod has no pod-level resources or no claim charges anything)."""
+def uncovered(shape: PodShape, claims: Sequence[ClaimCharge]) -> tuple[str, str]:
+    """The scheduler's rejection when the pod-level budget does not cover what the devices charge, and the
+    resource it is about (("", "") when it covers them, or when the pod has no pod-level resources or no
+    claim charges anything)."""
     if not (shape.pod_requests or shape.pod_limits) or not claims:
-        return ""
+        return "", ""
     charges = Charges.of(shape, claims)
     if shape.pod_requests:
         summed = aggregate(shape, lambda c: c.requests, charges)
         wanted = dict(shape.pod_requests)
         for name in _order(list(wanted)):
             if pod_level_resource(name) and name in summed and summed[name] > wanted[name]:
-                return REQUEST.format(name)
+                return REQUEST.format(name), name
     if shape.pod_limits:
         limits = dict(shape.pod_limits)
         summed = aggregate(shape, lambda c: c.limits, charges.only_declared(shape))
         for name in _order(list(summed)):
             if name.startswith("hugepages-") and name in limits and summed[name] > limits[name]:
-                return HUGEPAGES.format(name)
+                return HUGEPAGES.format(name), name
         for container in shape.containers:
             if container.kind != "container":
                 continue
@@ -58,5 +59,5 @@ def uncovered(shape: PodShape, claims: Sequence[ClaimCharge]) -> str:
                 if name.startswith("hugepages-") or name not in limits:
                     continue
                 if Fraction(own[name]) + extra.get(name, Fraction(0)) > limits[name]:
-                    return CONTAINER.format(name, container.name)
-    return ""
+                    return CONTAINER.format(name, container.name), name
+    return "", ""

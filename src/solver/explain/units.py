@@ -25,7 +25,8 @@ from ..claim_status import BINDING_TIMEOUT, UNAVAILABLE
 from ..claim_use import unusable
 from ..cluster.plugins.claim_sharing import SHARED
 from ..engines import Budget
-from ..node_fit import unit_demand
+from ..node_fit import claim_charges, unit_demand
+from ..pod_level_cover import uncovered
 from ..problem import NodeView, Problem, Unit
 from ..solution import Solution, Status, UnitOutcome
 from ..units import NodeAnswer, State, Taken, node_shortfalls
@@ -249,6 +250,14 @@ class Explainer:
         )
         if answer.status != Status.ALLOCATED:
             return ()
+        if unit.shape is not None:
+            cover, resource = uncovered(unit.shape, claim_charges(self.problem, unit, answer.allocations))
+            if cover:
+                return (
+                    Reason(
+                        f"resources/{resource}", Kind.MAPPED_RESOURCES, cover, cover, {"resource": resource}
+                    ),
+                )
         demand = unit_demand(self.problem, unit, answer.allocations)
         return self.resources(nf.view.node, state, demand, Kind.MAPPED_RESOURCES)
 

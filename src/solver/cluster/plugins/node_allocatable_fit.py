@@ -24,7 +24,7 @@ def footprint(
     if not charges:
         return None, None
     if unit.shape is not None:
-        cover = uncovered(unit.shape, charges)
+        cover, _ = uncovered(unit.shape, charges)
         if cover:
             return unresolvable(cover), None
     demand = unit_demand(problem, unit, allocations)
