@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rules_support import ENTRY, _control, one_slot
+from rules_support import ENTRY, control, one_slot
 
 from kubefit.cli import main
 from kubefit.errors import MAX_PROBLEMS, InputError, Problem, ProblemList, capped
@@ -196,7 +196,7 @@ def test_a_pods_many_claims_make_a_cpsat_model_linear_in_them(tmp_path: Path) ->
 
 def _ground_rules(slots: int, devices: int = 4) -> int:
     facts = [fact for i in range(slots) for fact in one_slot(devices, claim=i, slot=i)[1 if i else 0 :]]
-    ctl = _control(ENTRY, facts, ())
+    ctl = control(ENTRY, facts)
     ctl.solve()
     return int(ctl.statistics["problem"]["lp"]["rules"])
 
