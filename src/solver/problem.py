@@ -463,7 +463,8 @@ class Problem:
     # Allocated claims of the input (namespace/name) -> what they hold and who reserves them: what
     # evicting pods frees.
     holds: Mapping[str, ClaimHold] = field(default_factory=dict)
-    now: float = 0.0  # seconds since the epoch at which binding timeouts are judged
+    # Seconds since the epoch at which binding timeouts are judged: when, not what (left out of equality).
+    now: float = field(default=0.0, compare=False)
 
     def on(self, feature: str) -> bool:
         return feature in self.features

@@ -104,6 +104,8 @@ class ClaimResolver:
         self.generated: dict[tuple[str, str], ClaimSource] = {}
         self.class_mapping = class_mapping(objects)
         self._owned: dict[tuple[str, str, str, str], str] | None = None
+        # Claims a pod's status.resourceClaimStatuses named: the scheduler checks the pod owns them.
+        self.status_named: set[tuple[str, str]] = set()
 
     def existing(self, namespace: str, name: str) -> ClaimSource | None:
         obj = self.claims.get((namespace, name))
@@ -111,19 +113,13 @@ class ClaimResolver:
             return None
         return ClaimSource(namespace, name, obj.model.spec, obj)  # type: ignore[attr-defined]
 
-    def owned(self, pod: KubeObject, pod_claim: str) -> ClaimSource | str | None:
-        """A claim the controller already generated for this pod (as `kubectl get` shows it), or why the
-        scheduler will not use the claim the pod's status names (resourceclaim.IsForPod)."""
+    def owned(self, pod: KubeObject, pod_claim: str) -> ClaimSource | None:
+        """A claim the controller already generated for this pod (as `kubectl get` shows it)."""
         status = getattr(pod.model, "status", None)
         for entry in (status.resource_claim_statuses if status is not None else None) or ():
             if entry.name == pod_claim and entry.resource_claim_name:
-                found = self.existing(pod.namespace, entry.resource_claim_name)
-                if found is not None and found.obj is not None and not _controlled_by(found.obj, pod):
-                    return (
-                        f"ResourceClaim {found.ref} was not created for pod {pod.namespace}/{pod.name} "
-                        "(pod is not owner)"
-                    )
-                return found
+                self.status_named.add((pod.namespace, entry.resource_claim_name))
+                return self.existing(pod.namespace, entry.resource_claim_name)
         owners, uid = self._by_owner(), _uid(pod)
         # A claim generated for an earlier pod of the same name (another uid) is not this pod's.
         name = owners.get((pod.namespace, pod.name, uid or "", pod_claim))
@@ -214,9 +210,13 @@ class ClaimResolver:
         spec = pod.model.spec  # type: ignore[attr-defined]
         out: list[ClaimSource] = []
         for entry in spec.resource_claims or ():
-            resolved = self.resolve(pod, entry, self._group_entry(pod, entry))
+            group = self._group_entry(pod, entry)
+            resolved = self.resolve(pod, entry, group)
             if not isinstance(resolved, str):
-                resolved = _not_deleted(resolved)
+                named = (resolved.namespace, resolved.name) in self.status_named
+                resolved = _usable(
+                    pod, resolved, bool(entry.resource_claim_template_name) and not group and named
+                )
             if isinstance(resolved, str):
                 return out, resolved
             out.append(resolved)
@@ -301,11 +301,16 @@ def _controlled_by(claim: KubeObject, pod: KubeObject) -> bool:
     return False
 
 
-def _not_deleted(source: ClaimSource) -> ClaimSource | str:
-    """The scheduler leaves a pod waiting while a claim it uses is being deleted."""
-    meta = source.obj.model.metadata if source.obj is not None else None  # type: ignore[attr-defined]
-    if meta is not None and meta.deletion_timestamp is not None:
+def _usable(pod: KubeObject, source: ClaimSource, from_status: bool) -> ClaimSource | str:
+    """foreachPodResourceClaim: the scheduler leaves a pod waiting while a claim it uses is being deleted,
+    or when the claim its status names for a template is not the pod's own (resourceclaim.IsForPod)."""
+    if source.obj is None:
+        return source
+    if source.obj.model.metadata.deletion_timestamp is not None:  # type: ignore[attr-defined]
         return f'resourceclaim "{source.name}" is being deleted'
+    if from_status and not _controlled_by(source.obj, pod):
+        owner = f"{pod.namespace}/{pod.name}"
+        return f"ResourceClaim {source.ref} was not created for pod {owner} (pod is not owner)"
     return source
 
 
