@@ -38,6 +38,7 @@ placed, on a node of its devices, no device given twice.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import random
@@ -418,6 +419,14 @@ HEADERS = [
 ]
 
 
+def scaled(w: Workload, factor: float) -> Workload:
+    """The workload with its nodes and pods times `factor` (devices per node kept)."""
+    if factor == 1:
+        return w
+    size = {k: max(1, round(getattr(w, k) * factor)) for k in ("nodes", "init", "measure")}
+    return dataclasses.replace(w, **size)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workload", choices=sorted(BY_NAME), help="with --write: the workload to write")
@@ -427,6 +436,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each command (median)")
     parser.add_argument(
         "--only", default=",".join(WORKLOADS), help=f"workloads to measure ({', '.join(WORKLOADS)})"
+    )
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="nodes and pods times this (upstream's sizes at 1; tests use less)",
     )
     parser.add_argument("--keep", metavar="DIR", help="write the measured files under DIR and keep them")
     parser.add_argument("--kubefit", metavar="CMD", help="the kubefit command (default: python -m kubefit)")
@@ -452,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows, failures = [], []
     with tempfile.TemporaryDirectory(prefix="kubefit-sched-perf-") as scratch:
         for short in chosen:
-            w = WORKLOADS[short]
+            w = scaled(WORKLOADS[short], args.scale)
             directory = os.path.join(args.keep or scratch, short)
             write(directory, w, args.seed)
             print(f"  {w.name}: measuring", file=sys.stderr, flush=True)

@@ -115,6 +115,8 @@ TINY = {
     "fleet.py": ["--nodes", "3", "--pods", "10", "--repeat", "1"],
     "output.py": ["--nodes", "2"],
     "batches.py": ["--sizes", "2", "--limits", "5"],
+    "scheduler_pass.py": ["--nodes", "5", "--repeat", "1"],
+    "scheduler_perf.py": ["--scale", "0.01", "--repeat", "1"],
 }
 
 

@@ -124,12 +124,14 @@ def test_a_state_name_that_is_a_directory_is_refused(objects: str, tmp_path: Pat
     assert not (state / "cpu_manager_state").exists()
 
 
-def _failing(real: Any, fail_on: int, error: int) -> Any:
+def _failing(real: Any, fail_on: int, error: int, counted: Any = None) -> Any:
+    """`real`, failing with `error` on its `fail_on`th call (of those `counted` accepts)."""
     calls = [0]
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        calls[0] += 1
-        if calls[0] == fail_on:
+        if counted is None or counted(*args, **kwargs):
+            calls[0] += 1
+        if calls[0] == fail_on and (counted is None or counted(*args, **kwargs)):
             raise OSError(error, os.strerror(error))
         return real(*args, **kwargs)
 
@@ -159,8 +161,9 @@ def test_a_failure_at_any_step_leaves_the_old_state_as_it_was(
     old_state(state)
     real = getattr(os, function)
     if function == "open":
-        # the directory's own open comes first
-        monkeypatch.setattr(checkpoint_store.os, "open", _failing(real, fail_on + 1, error))
+        # the files opened inside the state directory (the objects' and the directory's own opens aside)
+        inside = _failing(real, fail_on, error, lambda *_, **kwargs: "dir_fd" in kwargs)
+        monkeypatch.setattr(checkpoint_store.os, "open", inside)
     else:
         monkeypatch.setattr(checkpoint_store.os, function, _failing(real, fail_on, error))
     assert_refused(admit(objects, state), *words)

@@ -133,6 +133,7 @@ class _Validator:
         gone = {e.victim.key: e.victim.claims for e in solution.evictions}
         release_evicted(self.p.holds, gone, self.held.exclusive, self.held.shared, self.held.capacity)
         seen: set[int] = set()
+        last = -1  # the highest unit answered so far (units are answered in order)
         for outcome in solution.units:
             self.unit = outcome.unit
             if not 0 <= outcome.unit < len(self.p.units):
@@ -142,8 +143,9 @@ class _Validator:
             elif outcome.unit in seen:
                 self.flag(None, "structure", f"unit {outcome.unit} is answered twice")
             else:
-                if seen and outcome.unit < max(seen):
-                    self.flag(None, "structure", f"unit {outcome.unit} is answered after unit {max(seen)}")
+                if outcome.unit < last:
+                    self.flag(None, "structure", f"unit {outcome.unit} is answered after unit {last}")
+                last = max(last, outcome.unit)
                 seen.add(outcome.unit)
                 self.check_unit(self.p.units[outcome.unit], outcome)
         for unit in self.p.units:

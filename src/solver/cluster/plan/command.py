@@ -238,7 +238,7 @@ def text(
         )
     if result.note:
         lines.append(f"note: {result.note}")
-    out = lines_text(lines) + "\n"
+    out = lines_text(lines)
     pending = pending_groups(problem, result)
     if pending:
         rows = [[str(n), str(p), why] for (p, why), n in pending]
