@@ -39,6 +39,7 @@ class Spec(NamedTuple):
 
 
 SPECS: dict[str, tuple[Spec, ...]] = {
+    "CompositePodGroup": (Spec("1.37", False, ALPHA),),
     "CPUManagerPolicyAlphaOptions": (Spec("1.23", False, ALPHA),),
     "CPUManagerPolicyBetaOptions": (Spec("1.23", True, BETA),),
     "CPUManagerPolicyOptions": (
@@ -108,6 +109,7 @@ SPECS: dict[str, tuple[Spec, ...]] = {
     "PodLevelResourceManagers": (Spec("1.36", False, ALPHA), Spec("1.37", False, BETA)),
     "PodLevelResources": (Spec("1.32", False, ALPHA), Spec("1.34", True, BETA)),
     "StorageCapacityScoring": (Spec("1.33", False, ALPHA), Spec("1.37", True, BETA)),
+    "TopologyAwareWorkloadScheduling": (Spec("1.36", False, ALPHA),),
     "TopologyManagerPolicyAlphaOptions": (Spec("1.26", False, ALPHA),),
     "TopologyManagerPolicyBetaOptions": (Spec("1.26", False, BETA), Spec("1.28", True, BETA)),
     "TopologyManagerPolicyOptions": (
@@ -159,7 +161,9 @@ PREVIEW: dict[str, str] = {
 }
 
 # defaultKubernetesFeatureGateDependencies, between gates of SPECS: a gate may be on only while the
-# gates it depends on are (GangScheduling's from the 1.35 revision that had it).
+# gates it depends on are (GangScheduling's from the 1.35 revision that had it). The workload gates'
+# dependencies are the ones their code assumes (the PodGroup API for both; "CPG requires
+# TopologyAwareWorkloadScheduling" in pkg/scheduler/algorithm_podgroup.go).
 DEPENDENCIES: dict[str, tuple[str, ...]] = {
     "DRAAdminAccess": ("DynamicResourceAllocation",),
     "DRAConsumableCapacity": ("DynamicResourceAllocation",),
@@ -176,8 +180,10 @@ DEPENDENCIES: dict[str, tuple[str, ...]] = {
     "DRAPartitionableDevices": ("DynamicResourceAllocation",),
     "DRAPrioritizedList": ("DynamicResourceAllocation",),
     "DRASchedulerFilterTimeout": ("DynamicResourceAllocation",),
+    "CompositePodGroup": ("GenericWorkload", "TopologyAwareWorkloadScheduling"),
     "DRAWorkloadResourceClaims": ("DynamicResourceAllocation", "GenericWorkload"),
     "GangScheduling": ("GenericWorkload",),
     "InPlacePodVerticalScalingExclusiveCPUs": ("InPlacePodVerticalScaling",),
     "PodLevelResourceManagers": ("PodLevelResources",),
+    "TopologyAwareWorkloadScheduling": ("GenericWorkload",),
 }

@@ -203,8 +203,10 @@ def test_a_gang_binds_all_its_pods_or_none(tmp_path: Path) -> None:
     assert [node_of(result, f"t{i}") for i in range(3)] == [None, None, None]
     # what the gang could not use goes to the next pod
     assert devices_of(result, "other") == ["gpu-0"]
+    # The PodGroup cycle's status, as kube-scheduler's FailedScheduling says it (one placement: every node).
     assert events(result)[0].startswith(
-        'pod group "default/trainers" needs 3 pods placed together and only 2 fit'
+        "0/1 placements are available, first placement status: minCount (3) cannot be satisfied: "
+        "2 scheduled, 0 remaining"
     )
     code, result, _ = allocate(
         tmp_path, [*BASE, _group("pair", 2), _member("a", "pair"), _member("b", "pair")], *EVERY_GATE
@@ -213,9 +215,13 @@ def test_a_gang_binds_all_its_pods_or_none(tmp_path: Path) -> None:
 
 
 def test_a_gang_waits_for_its_minimum_number_of_pods(tmp_path: Path) -> None:
+    """GangScheduling's PreEnqueue holds the pod out of the queue: no cycle, no FailedScheduling event."""
     code, result, _ = allocate(tmp_path, [*BASE, _group("trio", 3), _member("only", "trio")], *EVERY_GATE)
-    assert code == 1 and node_of(result, "only") is None
-    assert "has 1 of the 3 pods its gang policy waits for" in events(result)[0]
+    assert code == 1 and node_of(result, "only") is None and events(result) == []
+    annotations = items(result, "Pod")["only"]["metadata"]["annotations"]
+    assert annotations["kubefit.io/preenqueue-result"] == (
+        "waiting for minCount pods from a gang to appear in scheduling queue"
+    )
 
 
 def test_podgroup_claims_are_shared_by_the_pods_that_name_them(tmp_path: Path) -> None:

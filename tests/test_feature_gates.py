@@ -151,6 +151,7 @@ UPSTREAM_1_37 = [
     "AllBeta=true|false (BETA - default=false)",
     "CPUManagerPolicyAlphaOptions=true|false (ALPHA - default=false)",
     "CPUManagerPolicyBetaOptions=true|false (BETA - default=true)",
+    "CompositePodGroup=true|false (ALPHA - default=false)",
     "DRAConsumableCapacity=true|false (BETA - default=true)",
     "DRADerivedAttributes=true|false (ALPHA - default=false)",
     "DRADeviceBindingConditions=true|false (BETA - default=true)",
@@ -168,6 +169,7 @@ UPSTREAM_1_37 = [
     "PodLevelResourceManagers=true|false (BETA - default=false)",
     "PodLevelResources=true|false (BETA - default=true)",
     "StorageCapacityScoring=true|false (BETA - default=true)",
+    "TopologyAwareWorkloadScheduling=true|false (ALPHA - default=false)",
     "TopologyManagerPolicyAlphaOptions=true|false (ALPHA - default=false)",
     "TopologyManagerPolicyBetaOptions=true|false (BETA - default=true)",
 ]

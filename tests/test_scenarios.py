@@ -104,7 +104,7 @@ def check_decision(case: dict[str, Any], case_dir: Path, engine: str, runner: Mo
     """What our own schedule cases add to the shared format: the node chosen (`expect.node`), the
     FailedScheduling message (`expect.message`, exact), the nominated node and the preemption victims."""
     expect = case.get("expect") or {}
-    keys = {"node", "message", "nominated", "victims"}
+    keys = {"node", "message", "nominated", "victims", "pods", "events", "preEnqueue"}
     if not keys & set(expect):
         return []
     args = ["kubefit", "allocate", "-f", str(case_dir / "objects.yaml"), "--engine", engine, "-o", "json"]
@@ -122,9 +122,11 @@ def check_decision(case: dict[str, Any], case_dir: Path, engine: str, runner: Mo
         ),
         None,
     )
+    problems = check_group(expect, items)
+    if pod is None and {"node", "message", "nominated", "victims"} & set(expect):
+        return [*problems, f"pod {case['pod']} is not in the output: {err.strip()[-300:]}"]
     if pod is None:
-        return [f"pod {case['pod']} is not in the output: {err.strip()[-300:]}"]
-    problems = []
+        return problems
     annotations = pod["metadata"].get("annotations") or {}
     if "node" in expect:
         got = pod.get("spec", {}).get("nodeName") or ""
@@ -152,6 +154,33 @@ def check_decision(case: dict[str, Any], case_dir: Path, engine: str, runner: Mo
         got_victims = sorted(json.loads(annotations.get("kubefit.io/preemption-victims") or "[]"))
         if got_victims != sorted(expect["victims"]):
             problems.append(f"victims: got {got_victims}, want {sorted(expect['victims'])}")
+    return problems
+
+
+def check_group(expect: dict[str, Any], items: list[dict[str, Any]]) -> list[str]:
+    """What PodGroup cases check beyond one pod: where each pod went (`pods`: a node, the nodes it may be
+    on, or "" for pending), each pod's FailedScheduling message (`events`, exact; null: no event) and what
+    PreEnqueue said (`preEnqueue`: the kubefit.io/preenqueue-result annotation)."""
+    pods = {i["metadata"]["name"]: i for i in items if i.get("kind") == "Pod"}
+    events: dict[str, list[str]] = {}
+    for i in items:
+        if i.get("kind") == "Event" and i.get("reason") == "FailedScheduling":
+            events.setdefault(i["involvedObject"]["name"], []).append(i["message"])
+    problems = []
+    for name, want in (expect.get("pods") or {}).items():
+        got = ((pods.get(name) or {}).get("spec") or {}).get("nodeName") or ""
+        allowed = want if isinstance(want, list) else [want or ""]
+        if got not in allowed:
+            problems.append(f"pod {name}: on {got!r}, want one of {allowed}")
+    for name, want in (expect.get("events") or {}).items():
+        got_events = events.get(name, [])
+        if got_events != ([] if want is None else [want]):
+            problems.append(f"events of {name}: got {got_events!r}, want {want!r}")
+    for name, want in (expect.get("preEnqueue") or {}).items():
+        annotations = (pods.get(name) or {}).get("metadata", {}).get("annotations") or {}
+        got = annotations.get("kubefit.io/preenqueue-result")
+        if got != want:
+            problems.append(f"preEnqueue of {name}: got {got!r}, want {want!r}")
     return problems
 
 

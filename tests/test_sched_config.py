@@ -67,8 +67,10 @@ def from_yaml(text: str, gates: FeatureGates = ALL_ON) -> Any:
 # --- defaults -------------------------------------------------------------------------------------
 
 # ExpandedPluginsV1 of pkg/scheduler/apis/config/testing/defaults, as upstream has it today: the cloud
-# volume-limit plugins gone, DynamicResources before DefaultPreemption, SchedulingGates at PreEnqueue
-# and GangScheduling (GenericWorkload) at PreEnqueue, Reserve and Permit.
+# volume-limit plugins gone, DynamicResources before DefaultPreemption, SchedulingGates at PreEnqueue;
+# with the workload gates GangScheduling at PreEnqueue and PlacementFeasible (the PodGroup cycle replaced
+# its Reserve and Permit), TopologyPlacement at PlacementGenerate, NodeResourcesFit and PodGroupPodsCount
+# at PlacementScore (weight 1 each) and DefaultPreemption at PodGroupPostFilter.
 EXPANDED_DEFAULT = {
     "preEnqueue": ("SchedulingGates", "DynamicResources", "DefaultPreemption", "GangScheduling"),
     "queueSort": ("PrioritySort",),
@@ -120,11 +122,15 @@ EXPANDED_DEFAULT = {
         "NodeResourcesBalancedAllocation",
         "ImageLocality",
     ),
-    "reserve": ("VolumeBinding", "DynamicResources", "GangScheduling"),
-    "permit": ("GangScheduling",),
+    "reserve": ("VolumeBinding", "DynamicResources"),
+    "permit": (),
     "preBind": ("VolumeBinding", "DynamicResources"),
     "bind": ("DefaultBinder",),
     "postBind": (),
+    "placementGenerate": ("TopologyPlacement",),
+    "placementFeasible": ("GangScheduling",),
+    "placementScore": ("NodeResourcesFit", "PodGroupPodsCount"),
+    "podGroupPostFilter": ("DefaultPreemption",),
 }
 DEFAULT_WEIGHTS = {
     "TaintToleration": 3,
@@ -150,6 +156,7 @@ def test_the_expanded_default_profile_has_upstreams_plugin_order_and_weights() -
     expanded = expand(default_profile(ALL_ON))
     assert dict(expanded.points) == EXPANDED_DEFAULT
     assert dict(expanded.weights) == DEFAULT_WEIGHTS
+    assert dict(expanded.placement_weights) == {"NodeResourcesFit": 1, "PodGroupPodsCount": 1}
 
 
 def test_an_empty_configuration_is_the_default_profile_with_upstreams_default_args() -> None:
@@ -922,10 +929,10 @@ FRAMEWORK_CASES: list[tuple[str, dict[str, Any], list[str]]] = [
         ['profiles[0].plugins.filter.enabled[1]: plugin "NodeName" already registered as "FilterPlugin"'],
     ),
     (
-        "a plugin at a pod-group point",
-        {"placementScore": {"enabled": [{"name": "NodeResourcesFit"}]}},
+        "a plugin at a pod-group point it does not implement",
+        {"placementScore": {"enabled": [{"name": "ImageLocality"}]}},
         [
-            'profiles[0].plugins.placementScore.enabled[0].name: plugin "NodeResourcesFit" does not extend PlacementScorePlugin plugin'
+            'profiles[0].plugins.placementScore.enabled[0]: plugin "ImageLocality" does not extend PlacementScorePlugin plugin'
         ],
     ),
     (

@@ -24,7 +24,7 @@ from ..translate.quantity import Format, Quantity
 from .node_fit import claim_amounts
 from .node_selector import for_allocation
 from .problem import NodeSelectorTerm, Toleration
-from .result_annotations import PREEMPTED_BY, SchedulerAnnotations, annotate
+from .result_annotations import PREEMPTED_BY, SchedulerAnnotations, annotate, group_status
 from .solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 
 
@@ -319,7 +319,7 @@ class Renderer:
         record = outcome.record
         if record is not None and record.nominated and outcome.status != Status.ALLOCATED:
             status["nominatedNodeName"] = record.nominated
-        if record is not None and record.gated:
+        if record is not None and record.gated and record.gated_by in ("", "SchedulingGates"):
             # Held out of the queue: no scheduling attempt, no FailedScheduling event.
             gated = {
                 "type": "PodScheduled",
@@ -412,7 +412,8 @@ class Renderer:
                 "namespace": namespace,
                 "name": first.name if first is not None else "",
             }
-        message = with_summary(outcome.message, self.messages.get(outcome.unit))
+        summary = None if group_status(outcome) else self.messages.get(outcome.unit)
+        message = with_summary(outcome.message, summary)
         if outcome.status == Status.ERROR:
             message = f'running PreFilter/Filter plugin "DynamicResources": {message}'
         digest = hashlib.sha256(f"{unit.name}/{outcome.unit}".encode()).hexdigest()[:16]

@@ -21,7 +21,11 @@ from .objects import KubeObject, LazySlice, ObjectSet
 
 CLAIM_KINDS = ("ResourceClaim", "ResourceClaimTemplate")
 # Kinds the API server serves only with a gate on; kube-scheduler ignores them with it off.
-SERVED_WITH = {"PodGroup": "GenericWorkload", "DeviceTaintRule": "DRADeviceTaintRules"}
+SERVED_WITH = {
+    "PodGroup": "GenericWorkload",
+    "CompositePodGroup": "CompositePodGroup",
+    "DeviceTaintRule": "DRADeviceTaintRules",
+}
 _BINDING = ("DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus")
 _LIST_VALUES = ("bools", "ints", "strings", "versions")
 

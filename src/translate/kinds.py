@@ -148,6 +148,7 @@ _KNOWN: list[KindInfo] = [
     KindInfo(SCHEDULING, "v1alpha3", "PodGroup", "V1alpha3PodGroup", True, "v1beta1", _same_shape),
     # The client has no v1alpha2 models; its PodGroup had the same fields as v1alpha3.
     KindInfo(SCHEDULING, "v1alpha2", "PodGroup", "V1alpha3PodGroup", True, "v1beta1", _same_shape),
+    KindInfo(SCHEDULING, "v1alpha3", "CompositePodGroup", "V1alpha3CompositePodGroup", True),
     KindInfo(
         "kubelet.config.k8s.io",
         "v1beta1",

@@ -10,6 +10,7 @@ verb must still answer, or refuse in one line, within the runner's time bound.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from .choices import Chooser, chance, pick
@@ -19,6 +20,18 @@ PAST_MAX_OBJECTS = 200_001
 EMPTY_COUNTS = (1_000, 5_000, PAST_MAX_OBJECTS)
 COPIES = (100, 300, 1_000)
 TIMES = (10, 100, 1_000)
+# What one multiplied file may grow to: the contract is about inputs under 10 MB, and the runner's
+# 10 CPU seconds per input fit a few megabytes of YAML (23 MB of copies took 18 CPU seconds to refuse).
+MAX_BYTES = 3_000_000
+
+
+def _size(value: Any) -> int:
+    return len(json.dumps(value, default=str))
+
+
+def _at_most(count: int, each: int) -> int:
+    """`count`, or fewer so that `count` items of `each` bytes stay within MAX_BYTES."""
+    return max(1, min(count, MAX_BYTES // max(each, 1)))
 
 
 def _lists(value: Any) -> list[tuple[Any, Any]]:
@@ -68,7 +81,7 @@ def multiply(chooser: Chooser, files: dict[str, list[Any]]) -> str:
         return f"{name}: a List of {count} empty items"
     doc = pick(chooser, docs)
     if shape == "copies":
-        count = pick(chooser, COPIES)
+        count = _at_most(pick(chooser, COPIES), _size(doc))
         files[name] = [
             {"apiVersion": "v1", "kind": "List", "items": [_renamed(doc, i) for i in range(count)]}
         ]
@@ -77,7 +90,7 @@ def multiply(chooser: Chooser, files: dict[str, list[Any]]) -> str:
     if not lists:
         return ""
     container, key = pick(chooser, lists)
-    times = pick(chooser, TIMES)
+    times = _at_most(pick(chooser, TIMES), _size(doc))
     items = [copy.deepcopy(i) for _ in range(times) for i in container[key]]
     container[key] = _many_names(items) if chance(chooser, 70) else items
     return f"{name}: {doc.get('kind')} {key} times {times}"

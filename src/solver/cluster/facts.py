@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..problem import NodeSelectorTerm, Taint, Toleration
+from .podgroup.facts import Groups
 
 if TYPE_CHECKING:
     from .profile import Configuration
@@ -268,3 +269,5 @@ class Cluster:
     configuration: Configuration | None = None  # None: the v1 defaults
     # Every pending pod is scheduled by this profile (None: each by the profile its schedulerName names).
     scheduler_name: str | None = None
+    # PodGroups and CompositePodGroups (None: the Workload API is off, every pod is scheduled alone).
+    groups: Groups | None = None

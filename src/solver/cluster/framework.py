@@ -35,6 +35,11 @@ PRE_BIND = "preBind"
 BIND = "bind"
 POST_BIND = "postBind"
 PRE_ENQUEUE = "preEnqueue"
+# The PodGroup cycle's points (workload-aware scheduling).
+PLACEMENT_GENERATE = "placementGenerate"
+PLACEMENT_FEASIBLE = "placementFeasible"
+PLACEMENT_SCORE = "placementScore"
+POD_GROUP_POST_FILTER = "podGroupPostFilter"
 POINTS = (
     PRE_ENQUEUE,
     QUEUE_SORT,
@@ -48,6 +53,10 @@ POINTS = (
     PRE_BIND,
     BIND,
     POST_BIND,
+    PLACEMENT_GENERATE,
+    PLACEMENT_FEASIBLE,
+    PLACEMENT_SCORE,
+    POD_GROUP_POST_FILTER,
 )
 
 

@@ -21,6 +21,10 @@ from .framework import (
     FILTER,
     MAX_NODE_SCORE,
     PERMIT,
+    PLACEMENT_FEASIBLE,
+    PLACEMENT_GENERATE,
+    PLACEMENT_SCORE,
+    POD_GROUP_POST_FILTER,
     POINTS,
     POST_BIND,
     POST_FILTER,
@@ -107,6 +111,8 @@ def default_plugins(gates: FeatureGates = ALL_ON) -> dict[str, PluginSet]:
     ]
     if gates.enabled("GenericWorkload"):
         entries.append(PluginEntry(names.GANG_SCHEDULING))
+        if gates.enabled("TopologyAwareWorkloadScheduling"):
+            entries += [PluginEntry(names.TOPOLOGY_PLACEMENT), PluginEntry(names.POD_GROUP_PODS_COUNT, 1)]
     return {MULTI_POINT: PluginSet(tuple(entries))}
 
 
@@ -160,6 +166,7 @@ class Expanded:
 
     points: Mapping[str, tuple[str, ...]]
     weights: Mapping[str, int]
+    placement_weights: Mapping[str, int] = field(default_factory=dict)  # PlacementScore plugins'
 
     def at(self, point: str) -> tuple[str, ...]:
         return self.points.get(point, ())
@@ -180,6 +187,10 @@ FRAMEWORK_ORDER = (
     PERMIT,
     PRE_ENQUEUE,
     QUEUE_SORT,
+    PLACEMENT_GENERATE,
+    PLACEMENT_FEASIBLE,
+    PLACEMENT_SCORE,
+    POD_GROUP_POST_FILTER,
 )
 MAX_TOTAL_SCORE = 2**63 - 1
 
@@ -234,20 +245,23 @@ def _expand_point(
 
 
 def _score_weights(
-    plugins: Mapping[str, PluginSet], points_of: Mapping[str, frozenset[str]]
+    plugins: Mapping[str, PluginSet], points_of: Mapping[str, frozenset[str]], point: str = SCORE
 ) -> dict[str, int]:
     """getScoreWeights: the Score set's weights win over MultiPoint's; 0 is 1; the sum of every score
-    plugin's weighted maximum must fit in an int64 (MultiPoint plugins disabled at Score count too)."""
+    plugin's weighted maximum must fit in an int64 (MultiPoint plugins disabled at Score count too).
+    PlacementScore plugins' weights are found the same way from their own set."""
     weights: dict[str, int] = {}
     total = 0
-    entries = (*plugins.get(SCORE, PluginSet()).enabled, *plugins.get(MULTI_POINT, PluginSet()).enabled)
+    entries = (*plugins.get(point, PluginSet()).enabled, *plugins.get(MULTI_POINT, PluginSet()).enabled)
     for entry in entries:
-        if SCORE not in points_of[entry.name] or entry.name in weights:
+        if point not in points_of[entry.name] or entry.name in weights:
             continue
         weight = entry.weight or 1
         weights[entry.name] = weight
         if weight * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total:
-            raise ExpansionError("total score of Score plugins could overflow", SCORE, entry.name)
+            raise ExpansionError(
+                f"total score of {interface(point)[:-6]} plugins could overflow", point, entry.name
+            )
         total += weight * MAX_NODE_SCORE
     return weights
 
@@ -264,4 +278,9 @@ def expand(profile: Profile, points_of: Mapping[str, frozenset[str]] = names.POI
     for point in FRAMEWORK_ORDER:
         points[point] = _expand_point(point, plugins.get(point, PluginSet()), multi, points_of)
     weights = _score_weights(plugins, points_of)
-    return Expanded({p: points[p] for p in POINTS}, {n: weights[n] for n in points[SCORE]})
+    placement = _score_weights(plugins, points_of, PLACEMENT_SCORE)
+    return Expanded(
+        {p: points[p] for p in POINTS},
+        {n: weights[n] for n in points[SCORE]},
+        {n: placement[n] for n in points[PLACEMENT_SCORE]},
+    )

@@ -22,6 +22,20 @@ class Eviction:
 
 
 @dataclass(frozen=True)
+class PlacementRecord:
+    """One candidate placement of a PodGroup cycle: its nodes, whether the group fit there (or why not),
+    its placement scores per plugin (before weight) and total, and whether it won."""
+
+    name: str
+    nodes: tuple[str, ...]
+    feasible: bool
+    status: str = ""  # why the group does not fit there ("" when it does)
+    scores: Mapping[str, int] = field(default_factory=dict)
+    total: int | None = None  # None: not scored (the only feasible one, or none was)
+    selected: bool = False
+
+
+@dataclass(frozen=True)
 class Record:
     filters: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # node -> plugin -> passed|reason
     pre_filter: Mapping[str, str] = field(default_factory=dict)  # plugin -> what it decided for all nodes
@@ -38,6 +52,10 @@ class Record:
     message: str = ""  # the last FitError when the pod was not placed
     gated: str = ""  # a PreEnqueue plugin holds the pod out of the queue (its message); no cycle ran
     rejected_by: frozenset[str] | None = None  # the filters that turned a node away (None: not known)
+    gated_by: str = ""  # the PreEnqueue plugin that holds the pod back
+    pod_group: str = ""  # namespace/name of the PodGroup whose cycle placed (or failed) the pod
+    # That cycle's candidate placements, by group (its PodGroup and the CompositePodGroups above it).
+    placements: Mapping[str, tuple[PlacementRecord, ...]] = field(default_factory=dict)
 
     def ranking(self) -> list[tuple[str, int]]:
         """Scored nodes, best first (ties in the order the cycle evaluated them)."""

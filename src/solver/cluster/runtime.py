@@ -17,6 +17,10 @@ from .framework import (
     FILTER,
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
+    PLACEMENT_FEASIBLE,
+    PLACEMENT_GENERATE,
+    PLACEMENT_SCORE,
+    POD_GROUP_POST_FILTER,
     POST_FILTER,
     PRE_ENQUEUE,
     PRE_FILTER,
@@ -86,6 +90,7 @@ class Framework:
                 points_of[name] = made[name].points
         expanded = expand(profile, points_of)
         self.weights = dict(expanded.weights)
+        self.placement_weights = dict(expanded.placement_weights)
 
         def get(name: str) -> Plugin | None:
             if name in names.INERT or (name not in REGISTRY and not (factories and name in factories)):
@@ -112,6 +117,11 @@ class Framework:
         self.pre_score = at(PRE_SCORE)
         self.score = at(SCORE)
         self.reserve = at(RESERVE)
+        # The PodGroup cycle's points (run by podgroup.runtime).
+        self.placement_generate = at(PLACEMENT_GENERATE)
+        self.placement_feasible = at(PLACEMENT_FEASIBLE)
+        self.placement_score = at(PLACEMENT_SCORE)
+        self.pod_group_post_filter = at(POD_GROUP_POST_FILTER)
         self.plugins = made
 
     @property

@@ -35,6 +35,7 @@ from .framework import Code, Handle, NodeInfo, Snapshot
 from .holdings import Holdings
 from .node_outcomes import NodeOutcomes
 from .plugins.dynamic_resources import AllocatorError
+from .podgroup.cycles import GroupCycles
 from .profile import Configuration, default_profile
 from .record import Eviction, Record
 from .runtime import Framework, FrameworkError, nominated_to_add
@@ -193,6 +194,9 @@ class Run:
             self.frameworks[profile.scheduler_name] = fw
             self.cycles[profile.scheduler_name] = Cycle(fw, config.percentage_of_nodes_to_score, rng)
         self.current: int = -1  # the unit being scheduled
+        self.pass_no = 0  # passes of the queue so far (a PodGroup cycle's answers last one pass)
+        groups = cluster.groups
+        self.group_cycles = GroupCycles(self, groups) if groups is not None else None
         self.node_outcomes = NodeOutcomes({n.name: i for i, n in enumerate(self.snapshot.nodes)})
         self._candidates: dict[tuple[str, ...], list[NodeInfo]] = {}
 
@@ -207,6 +211,7 @@ class Run:
         queue = [u.id for u in self.problem.units]
         cutoff = self.budget.cutoff
         for _ in range(len(queue) + 2):
+            self.pass_no += 1
             for uid in queue:
                 unit = self.problem.units[uid]
                 if cutoff is not None and (self.cut or time.monotonic() >= cutoff):
@@ -279,8 +284,11 @@ class Run:
             gate = getattr(plugin, "pre_enqueue", None)
             status = gate(pod) if gate is not None else None
             if status is not None and status.code != Code.SUCCESS:
-                record = Record(profile=profile, gated=status.message, attempts=attempt)
-                return UnitOutcome(unit.id, Status.UNSATISFIABLE, message=SCHEDULING_GATED, record=record)
+                record = Record(profile=profile, gated=status.message, attempts=attempt, gated_by=plugin.name)
+                message = SCHEDULING_GATED if plugin.name == names.SCHEDULING_GATES else status.message
+                return UnitOutcome(unit.id, Status.UNSATISFIABLE, message=message, record=record)
+        if self.group_cycles is not None and self.group_cycles.handles(pod):
+            return self.group_cycles.outcome(unit, attempt, profile)
         nodes = self.candidates(unit)
         steps = self.dra.steps
         self.current = unit.id

@@ -126,6 +126,8 @@ class UnitExplanation:
     reasons: tuple[Reason, ...] = ()  # about the unit as a whole (a missing claim)
     message: str = ""  # the engine's own answer
     victims: tuple[Victim, ...] = ()  # the pods preempted to place it (verdict PREEMPTS)
+    # A PodGroup's pod: its group's placements (PlacementExplanation), domain by domain.
+    placements: tuple[Any, ...] = ()
 
     @property
     def fits(self) -> bool:

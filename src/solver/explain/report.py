@@ -53,6 +53,8 @@ def document(problem: Problem, units: Sequence[UnitExplanation]) -> dict[str, An
             item["reasons"] = [r.as_dict() for r in unit.reasons]
         if not placed:
             item["nodes"] = [n.as_dict() for n in unit.nodes]
+        if unit.placements and not placed:
+            item["placements"] = [p.as_dict() for p in unit.placements]
         items.append(item)
     return {"apiVersion": "kubefit.io/v1alpha1", "kind": "Explanation", "items": items}
 
@@ -92,4 +94,6 @@ def text(problem: Problem, units: Sequence[UnitExplanation]) -> str:
             groups.setdefault(key, ([], node))[0].append(node.node)
         for names, node in groups.values():
             lines += _node_block(names, node)
+        for placement in unit.placements:
+            lines += placement.text()
     return lines_text(lines)

@@ -34,6 +34,7 @@ from .classes import Call, NodeClasses
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
 from .node import Cores, Keys, explanation, node_facts, solve_shapes, undecided
+from .placements import group_refusal, placements_of
 from .preempts import preempting, release_victims, victims_of, without_device_preemption
 from .reasons import ClassMatch, amount
 from .summary import summary
@@ -128,7 +129,7 @@ class Explainer:
                 reasons=(reason,),
                 message=outcome.message,
             )
-        gang = _gang_refusal(unit, outcome)
+        gang = group_refusal(unit, outcome)
         pending = [
             p.claims[c] for c in unit.claims if not p.claims[c].allocated and c not in state.allocations
         ]
@@ -194,6 +195,7 @@ class Explainer:
             summary(_name(unit), out),
             nodes=tuple(out),
             message=outcome.message,
+            placements=placements_of(unit, outcome, out),
         )
 
     def alike(
@@ -335,19 +337,6 @@ def _units(resource: str) -> Callable[[int], str]:
         return amount(Fraction(v)) if resource != "pods" else str(v)
 
     return cpu if resource == "cpu" else other
-
-
-def _gang_refusal(unit: Unit, outcome: UnitOutcome) -> Reason | None:
-    if unit.gang is None or not outcome.message.startswith(f'pod group "{unit.gang.name}"'):
-        return None
-    return Reason(
-        f"podgroup/{unit.gang.name}",
-        Kind.POD_GROUP,
-        outcome.message,
-        f"wait for the rest of pod group {unit.gang.name}",
-        {"podGroup": unit.gang.name},
-        {"minCount": unit.gang.min_count},
-    )
 
 
 def _name(unit: Unit) -> str:

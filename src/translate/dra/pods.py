@@ -248,12 +248,8 @@ def pod_units(
             claims.append(extended)
         if not error and resolved[id(pod)].error:
             error = f'pods "{pod.name}" is forbidden: {resolved[id(pod)].error}'
+        # A gang short of its pods waits in GangScheduling's PreEnqueue, with upstream's message.
         gang = gang_of.get((pod.namespace, _group_name(pod)))
-        if gang is not None and not error and gang[1] < gang[0].min_count:
-            error = (
-                f'pod group "{gang[0].name}" has {gang[1]} of the {gang[0].min_count} pods '
-                "its gang policy waits for"
-            )
         backed = {m.resource for m in extended.extended} if extended is not None else set()
         own = pod_requests(pod.model, pod_level)
         requests = {r: v for r, v in own.items() if r not in backed}

@@ -14,6 +14,7 @@ from ..dra.devices import _taint
 from ..dra.pod_resources import bound_requests, node_allocatable
 from ..dra.workloads import expand
 from ..objects import KubeObject, ObjectSet
+from .groups import group_facts
 from .pods import label_selector, pod_facts
 from .priority import Priorities
 
@@ -220,4 +221,5 @@ def cluster_facts(
         seed=seed,
         configuration=configuration,
         scheduler_name=scheduler_name,
+        groups=group_facts(objects, gates),
     )

@@ -242,9 +242,6 @@ def _extenders(extenders: Sequence[m.Extender]) -> list[FieldError]:
 
 # --- what building the profile's framework refuses ------------------------------------------------
 
-# Extension points kubefit's plugins never implement: enabling a plugin there fails.
-POD_GROUP_POINTS = ("placementGenerate", "placementScore", "placementFeasible", "podGroupPostFilter")
-
 
 def _first_expanded_point(p: DefaultedProfile) -> str:
     # The framework meets an unknown MultiPoint plugin at the first point it expands.
@@ -269,8 +266,6 @@ def _unknown_plugins(p: DefaultedProfile) -> list[FieldError]:
         iface = interface(_first_expanded_point(p) if point == MULTI_POINT else point)
         if name not in names.KNOWN:
             errs.append(FieldError(path, f'{iface} "{name}" does not exist (not a plugin kubefit knows)'))
-        elif point in POD_GROUP_POINTS:
-            errs.append(FieldError(path, f'plugin "{name}" does not extend {iface} plugin'))
     return errs
 
 

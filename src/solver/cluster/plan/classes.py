@@ -81,6 +81,7 @@ def pod_key(pod: Pod) -> Hashable:
         pod.default_spread_selector,
         pod.images,
         pod.scheduling_gates,
+        pod.pod_group,
     )
 
 

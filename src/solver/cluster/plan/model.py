@@ -24,6 +24,7 @@ from ..facts import HostPort
 from ..framework import NodeInfo
 from ..scheduler import Run
 from .classes import PodClass, shared_claims
+from .domains import constrained, pinned_domains, topology_domains
 from .dra_node import Block, FactsCache, build_node, own, prepare
 from .patterns import GroupView, node_groups, poolable, single_device
 from .pool import SHARED, Pool
@@ -95,6 +96,7 @@ def build(
     for cls in classes:
         pm.model.add(pm.placed(cls) <= cls.count)
     gangs(pm)
+    domains(pm)
     shared_claims_follow(pm)
     return pm
 
@@ -183,6 +185,8 @@ def _pooled(pm: PlanModel, node: NodeInfo, entries: list[tuple[PodClass, int, Bl
     blocks = [b for _, _, b in entries if b is not None]
     if pool is None or not blocks or not all(poolable(b) for b in blocks):
         return None
+    if any(constrained(pm.run.cluster.groups, cls) for cls, _, _ in entries):
+        return None  # a PodGroup's topology domain is chosen per node
     views = node_groups(pm.problem, blocks, pool.views)
     if views is None:
         return None
@@ -309,6 +313,15 @@ def gangs(pm: PlanModel) -> None:
         need = max(0, gang.min_count - gang.bound)
         pm.model.add(total >= need * on)
         pm.model.add(total <= size * on)
+
+
+def domains(pm: PlanModel) -> None:
+    """PodGroup topology constraints: each group's pods in one domain of its key (domains.py)."""
+    cluster = pm.run.cluster
+    labels = {n.name: dict(n.node.labels) for n in pm.run.snapshot.nodes}
+    bound = [(p.namespace, p.pod_group, p.node_name) for p in cluster.bound if p.pod_group]
+    pinned = pinned_domains(cluster.groups, bound, labels)
+    topology_domains(pm.model, pm.classes, pm.count, labels, cluster.groups, pinned)
 
 
 def shared_claims_follow(pm: PlanModel) -> None:

@@ -24,6 +24,9 @@ REGISTRY: dict[str, str] = {
     "ImageLocality": "image_locality:ImageLocality",
     "DynamicResources": "dynamic_resources:DynamicResources",
     "DefaultPreemption": "default_preemption:DefaultPreemption",
+    "GangScheduling": "gang_scheduling:GangScheduling",
+    "TopologyPlacement": "topology_placement:TopologyPlacement",
+    "PodGroupPodsCount": "podgroup_pods_count:PodGroupPodsCount",
 }
 
 

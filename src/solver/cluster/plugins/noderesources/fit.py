@@ -42,8 +42,10 @@ from ...framework import (
     Status,
     error,
 )
+from ...podgroup.info import GroupInfo, Placement, Proposed
 from .least_allocated import least_allocated
 from .most_allocated import most_allocated
+from .placement_score import placement_score
 from .requested_to_capacity_ratio import requested_to_capacity_ratio
 from .resource_allocation import ResourceAllocationScorer, Scorer, ScoreState
 from .resource_names import is_extended, is_scalar
@@ -160,6 +162,11 @@ class Fit(Plugin):
             # Upstream computes the requests here when PreScore did not run.
             s = self.scorer.state_for(pod)
         return self.scorer.score(node, s.entries)
+
+    # --- PlacementScore -------------------------------------------------------------------------------
+
+    def score_placement(self, group: GroupInfo, placement: Placement, proposed: Sequence[Proposed]) -> int:
+        return placement_score(self.scorer, placement, proposed)
 
     def memo_key(self, state: CycleState, pod: Pod, point: str) -> Hashable | None:
         if point == FILTER:

@@ -1,0 +1,58 @@
+"""PodGroups and CompositePodGroups as the PodGroup cycle reads them (solver.cluster.podgroup.facts).
+
+Fields whose gate is off are read as the API server would have stored them: without
+TopologyAwareWorkloadScheduling a PodGroup has no schedulingConstraints, without CompositePodGroup no
+parent (and CompositePodGroups are not served at all).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...features import FeatureGates
+from ...solver.cluster.podgroup.facts import (
+    COMPOSITE,
+    COMPOSITE_GATE,
+    GENERIC_WORKLOAD,
+    POD_GROUP,
+    TOPOLOGY_AWARE,
+    GroupFact,
+    Groups,
+)
+from ..objects import KubeObject, ObjectSet
+
+
+def group_facts(objects: ObjectSet, gates: FeatureGates) -> Groups | None:
+    """None while GenericWorkload is off: kube-scheduler then knows no PodGroups."""
+    if not gates.enabled(GENERIC_WORKLOAD):
+        return None
+    on = frozenset(g for g in (GENERIC_WORKLOAD, TOPOLOGY_AWARE, COMPOSITE_GATE) if gates.enabled(g))
+    topology = TOPOLOGY_AWARE in on
+    composite = COMPOSITE_GATE in on
+    pod_groups = {}
+    for obj in objects.of_kind(POD_GROUP):
+        fact = _fact(obj, POD_GROUP, topology, composite)
+        pod_groups[fact.key] = fact
+    composites = {}
+    if composite:
+        for obj in objects.of_kind(COMPOSITE):
+            fact = _fact(obj, COMPOSITE, topology, composite)
+            composites[fact.key] = fact
+    return Groups(pod_groups, composites, on)
+
+
+def _fact(obj: KubeObject, kind: str, topology: bool, composite: bool) -> GroupFact:
+    spec: Any = getattr(obj.model, "spec", None)
+    policy = getattr(spec, "scheduling_policy", None)
+    gang = getattr(policy, "gang", None) if policy is not None else None
+    minimum = None
+    if gang is not None:
+        minimum = getattr(gang, "min_count" if kind == POD_GROUP else "min_group_count", None) or 0
+    key = ""
+    constraints = getattr(spec, "scheduling_constraints", None) if topology else None
+    for constraint in getattr(constraints, "topology", None) or ():
+        key = getattr(constraint, "key", "") or ""
+        break  # upstream reads the first constraint only
+    parent = (getattr(spec, "parent_composite_pod_group_name", None) or "") if composite else ""
+    priority = getattr(spec, "priority", None) or 0
+    return GroupFact(kind, obj.namespace, obj.name, minimum, key, parent, priority)
