@@ -459,13 +459,15 @@ class Renderer:
         out: list[dict[str, Any]] = []
         events: list[dict[str, Any]] = []
         for eviction in self.solution.evictions:
-            for entry in victim_events(eviction.preemptor, eviction.node, [eviction.victim]):
+            group_uid = eviction.group_uid if eviction.group else None
+            node = "cluster" if eviction.group else eviction.node
+            for entry in victim_events(eviction.preemptor, node, [eviction.victim], group_uid):
                 victim = entry.victim
                 obj = pods.get((victim.namespace, victim.name))
                 if obj is not None:
                     doc = copy.deepcopy(dump(obj.model))
                     doc.setdefault("metadata", {})["uid"] = uid_of(obj)
-                    doc["metadata"].setdefault("annotations", {})[PREEMPTED_BY] = eviction.preemptor.key
+                    doc["metadata"].setdefault("annotations", {})[PREEMPTED_BY] = eviction.group or eviction.preemptor.key
                     doc.setdefault("spec", {})["nodeName"] = eviction.node
                     condition = {
                         "type": entry.condition.type,

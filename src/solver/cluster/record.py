@@ -19,6 +19,10 @@ class Eviction:
     preemptor: Pod
     unit: int  # the preemptor's unit
     scheduler: str = "default-scheduler"
+    # Workload-aware preemption: the PodGroup (namespace/name, uid) that preempted; `preemptor` is then
+    # its first pod.
+    group: str = ""
+    group_uid: str = ""
 
 
 @dataclass(frozen=True)
