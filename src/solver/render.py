@@ -467,7 +467,8 @@ class Renderer:
                 if obj is not None:
                     doc = copy.deepcopy(dump(obj.model))
                     doc.setdefault("metadata", {})["uid"] = uid_of(obj)
-                    doc["metadata"].setdefault("annotations", {})[PREEMPTED_BY] = eviction.group or eviction.preemptor.key
+                    by = eviction.group or eviction.preemptor.key
+                    doc["metadata"].setdefault("annotations", {})[PREEMPTED_BY] = by
                     doc.setdefault("spec", {})["nodeName"] = eviction.node
                     condition = {
                         "type": entry.condition.type,

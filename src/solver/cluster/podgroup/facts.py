@@ -2,10 +2,10 @@
 
 `minimum` is the gang policy's minCount (a PodGroup) or minGroupCount (a CompositePodGroup); None for the
 basic policy. `topology_key` is spec.schedulingConstraints.topology[0].key (upstream honours only the
-first constraint); `parent` the parent CompositePodGroup's name (same namespace). `priority` and `preemption_policy` are
-spec.priority and spec.preemptionPolicy as admission stored them (from the PriorityClass when unset; the
-policy only while PodGroupPreemptionPolicy is on, else ""); `disrupt_all` is spec.disruptionMode.all:
-the group is preempted as one unit.
+first constraint); `parent` the parent CompositePodGroup's name (same namespace). `priority` and
+`preemption_policy` are spec.priority and spec.preemptionPolicy as admission stored them (from the
+PriorityClass when unset; the policy only while PodGroupPreemptionPolicy is on, else ""); `disrupt_all`
+is spec.disruptionMode.all: the group is preempted as one unit.
 """
 
 from __future__ import annotations

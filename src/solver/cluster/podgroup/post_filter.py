@@ -109,7 +109,9 @@ def _apply(results: dict[str, GroupResult], status: Status | None) -> None:
         if status.code == Code.ERROR:
             result.status = status
         elif result.status is not None:
-            result.status = Status(result.status.code, (*result.status.reasons, status.message), result.status.plugin)
+            result.status = Status(
+                result.status.code, (*result.status.reasons, status.message), result.status.plugin
+            )
 
 
 def _evict(cycles: GroupCycles, root: GroupInfo, outcome: Outcome) -> None:

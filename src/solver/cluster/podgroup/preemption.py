@@ -77,13 +77,35 @@ def preemptor_policy(root: GroupFact, groups: Groups, pods: Sequence[Pod], polic
     of its pods says Never."""
     if policy_gate:
         return root.preemption_policy or "PreemptLowerPriority"
-    return PREEMPT_NEVER if any(p.preemption_policy == PREEMPT_NEVER for p in pods) else "PreemptLowerPriority"
+    return (
+        PREEMPT_NEVER if any(p.preemption_policy == PREEMPT_NEVER for p in pods) else "PreemptLowerPriority"
+    )
+
+
+def _chain(pod: Pod, groups: Groups) -> list[GroupFact]:
+    """The pod's PodGroup and its CompositePodGroup ancestors (while that gate is on), leaf first."""
+    fact = groups.pod_groups.get(f"{pod.namespace}/{pod.pod_group}") if pod.pod_group else None
+    out: list[GroupFact] = []
+    while fact is not None and fact not in out:
+        out.append(fact)
+        fact = groups.parent_of(fact)
+    return out
 
 
 def group_priority(pod: Pod, groups: Groups) -> int:
-    """getPodPriority: a pod of a known PodGroup preempts and is preempted with its group's priority."""
-    fact = groups.pod_groups.get(f"{pod.namespace}/{pod.pod_group}") if pod.pod_group else None
-    return fact.priority if fact is not None else pod.priority
+    """getPodPriority: a pod of a known PodGroup preempts and is preempted with its hierarchy root's
+    priority."""
+    chain = _chain(pod, groups)
+    return chain[-1].priority if chain else pod.priority
+
+
+def _whole(chain: Sequence[GroupFact]) -> GroupFact | None:
+    """getHighestAllAncestor: the highest group of the hierarchy whose disruptionMode is `all`."""
+    found = None
+    for fact in chain:
+        if fact.disrupt_all:
+            found = fact
+    return found
 
 
 def ineligible(
@@ -101,19 +123,21 @@ def ineligible(
 
 
 def all_victims(snapshot: Snapshot, groups: Groups) -> list[Victim]:
-    """newDomainForWorkloadPreemption: every pod on a node, grouped by PodGroup where the group is
-    disrupted whole, in node order."""
+    """newDomainForWorkloadPreemption: every pod on a node, the pods of a hierarchy with a group disrupted
+    whole as one victim (under its highest such group), in node order."""
     out: list[Victim] = []
-    whole: dict[str, Victim] = {}
+    whole: dict[tuple[str, str], Victim] = {}
     for node in snapshot.nodes:
         for pod in node.pods:
-            fact = groups.pod_groups.get(f"{pod.namespace}/{pod.pod_group}") if pod.pod_group else None
-            if fact is None or not fact.disrupt_all:
-                out.append(Victim([pod], group_priority(pod, groups)))
+            chain = _chain(pod, groups)
+            priority = chain[-1].priority if chain else pod.priority
+            top = _whole(chain)
+            if top is None:
+                out.append(Victim([pod], priority))
                 continue
-            unit = whole.get(fact.key)
+            unit = whole.get((top.kind, top.key))
             if unit is None:
-                unit = whole[fact.key] = Victim([], fact.priority, fact.key)
+                unit = whole[(top.kind, top.key)] = Victim([], priority, top.key)
                 out.append(unit)
             unit.pods.append(pod)
     return out
