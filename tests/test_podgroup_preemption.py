@@ -1,7 +1,7 @@
 """Workload-aware preemption against upstream's table tests (pkg/scheduler/framework/preemption
 podgrouppreemption_test.go: TestDefaultPreemptionManager_GenerateVictims' grouping, priority and PDB cases,
 TestGetPreemptionPolicy): which pods form one victim, with which priority, in which order they are
-reprieved, which violate a budget, and the preemptor's policy."""
+reprieved, which violate a budget, and the preemptor's policy; and validatePodGroup's checks."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from kubefit.solver.cluster.podgroup.facts import (
     COMPOSITE_GATE,
     GENERIC_WORKLOAD,
     POD_GROUP,
+    PREEMPTION_POLICY_GATE,
     GroupFact,
     Groups,
 )
+from kubefit.solver.cluster.podgroup.info import GroupInfo
 from kubefit.solver.cluster.podgroup.preemption import (
     NO_VICTIMS,
     Assignment,
@@ -27,6 +29,7 @@ from kubefit.solver.cluster.podgroup.preemption import (
     all_victims,
     preemptor_policy,
 )
+from kubefit.solver.cluster.podgroup.validation import validate
 
 NS = "default"
 LOW, MID, HIGH = 0, 100, 1000
@@ -251,3 +254,61 @@ def test_preemption_policy(group_policy: str, pod_policies: list[str], gate: boo
     fact = GroupFact(POD_GROUP, NS, "pg", None, "", "", HIGH, group_policy)
     pods = [Pod(NS, f"p{i}", f"p{i}", preemption_policy=p) for i, p in enumerate(pod_policies)]
     assert preemptor_policy(fact, groups([fact]), pods, gate) == want
+
+
+def _tree(root: GroupFact, *children: GroupFact) -> GroupInfo:
+    info = GroupInfo(root)
+    info.children = [GroupInfo(c) for c in children]
+    return info
+
+
+@pytest.mark.parametrize(
+    ("gate", "group_policy", "pods", "want"),
+    [
+        (False, "", [("a", HIGH, "PreemptLowerPriority"), ("b", HIGH, "PreemptLowerPriority")], ""),
+        (
+            False,
+            "",
+            [("a", HIGH, "PreemptLowerPriority"), ("b", MID, "PreemptLowerPriority")],
+            "all pods in a pod group hierarchy should have the same priority as the root pod group's priority, "
+            'got 100 ("b") and 1000 ("podgroup/default/pg")',
+        ),
+        (
+            False,
+            "",
+            [("a", HIGH, "PreemptLowerPriority"), ("b", HIGH, "Never")],
+            'all pods in a pod group hierarchy should have the same preemption policy, got Never ("b") and '
+            'PreemptLowerPriority ("a")',
+        ),
+        (
+            True,
+            "Never",
+            [("a", HIGH, "PreemptLowerPriority")],
+            "all pods in a pod group hierarchy should have the same preemption policy as the root pod group's "
+            'preemption policy, got PreemptLowerPriority ("a") and Never ("podgroup/default/pg")',
+        ),
+    ],
+)
+def test_validate_pod_group(
+    gate: bool, group_policy: str, pods: list[tuple[str, int, str]], want: str
+) -> None:
+    """validatePodGroup's priority and preemption-policy checks, with upstream's messages."""
+    fact = GroupFact(POD_GROUP, NS, "pg", None, "", "", HIGH, group_policy if gate else "")
+    info = GroupInfo(fact)
+    by_unit = {i: Pod(NS, n, n, priority=p, preemption_policy=pol) for i, (n, p, pol) in enumerate(pods)}
+    info.queued = list(by_unit)
+    gates = frozenset({GENERIC_WORKLOAD} | ({PREEMPTION_POLICY_GATE} if gate else set()))
+    assert validate(info, by_unit, Groups({fact.key: fact}, {}, gates)) == want
+
+
+def test_validate_group_priorities_in_a_tree() -> None:
+    root = cpg("root", HIGH)
+    child = pg("child", MID, parent="root")
+    info = _tree(root, child)
+    info.children[0].queued = [0]
+    pods = {0: Pod(NS, "p", "p", priority=HIGH)}
+    want = (
+        "all pod groups in a hierarchy should have the same priority as the root pod group's priority, "
+        'got 100 ("podgroup/default/child") and 1000 ("compositepodgroup/default/root")'
+    )
+    assert validate(info, pods, groups([root, child])) == want

@@ -27,17 +27,12 @@ from .algorithm import Algorithm, GroupResult, PodResult, Revert
 from .facts import COMPOSITE, GroupFact, Groups
 from .info import GroupInfo, Placement, Proposed
 from .post_filter import post_filter
+from .validation import entity_key, validate
 
 if TYPE_CHECKING:
     from ..scheduler import Run
 
 NO_NODES = "no nodes available to schedule pods"
-
-
-def entity_key(fact: GroupFact) -> str:
-    """How upstream names a group in logs and errors (fwk.EntityKey)."""
-    kind = "compositepodgroup" if fact.kind == COMPOSITE else "podgroup"
-    return f"{kind}/{fact.namespace}/{fact.name}"
 
 
 class GroupCycles:
@@ -97,7 +92,7 @@ class GroupCycles:
     def cycle(self, root: GroupFact, current: int, attempt: int, profile: str) -> dict[int, UnitOutcome]:
         self.profile = profile
         info = self.tree(root, current)
-        problem = _validate(info, self.run)
+        problem = validate(info, self.run.pods, self.groups)
         if problem:
             return {
                 u: UnitOutcome(u, Outcome.ERROR, message=problem)
@@ -288,18 +283,3 @@ def _path(root: GroupInfo, leaf: GroupInfo) -> list[GroupInfo]:
         if found:
             return [root, *found]
     return []
-
-
-def _validate(root: GroupInfo, run: Run) -> str:
-    """validatePodGroup: one scheduler name for the whole hierarchy (the pods on nodes too)."""
-    first: Pod | None = None
-    for leaf in root.leaves():
-        for pod in (*(run.pods[u] for u in leaf.queued), *leaf.scheduled):
-            if first is None:
-                first = pod
-            elif pod.scheduler_name != first.scheduler_name:
-                return (
-                    "all pods in a pod group hierarchy should have the same .spec.schedulerName set, got: "
-                    f'"{pod.scheduler_name}" ("{pod.name}") and "{first.scheduler_name}" ("{first.name}")'
-                )
-    return ""
