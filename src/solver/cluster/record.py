@@ -40,6 +40,19 @@ class PlacementRecord:
 
 
 @dataclass(frozen=True)
+class GroupCondition:
+    """The condition submitPodGroupResult patches on a PodGroup (or CompositePodGroup) after its cycle."""
+
+    kind: str  # PodGroup | CompositePodGroup
+    namespace: str
+    name: str
+    type: str  # PodGroupInitiallyScheduled | CompositePodGroupInitiallyScheduled
+    status: str  # "True" | "False"
+    reason: str  # Scheduled | Unschedulable | SchedulerError
+    message: str
+
+
+@dataclass(frozen=True)
 class Record:
     filters: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # node -> plugin -> passed|reason
     pre_filter: Mapping[str, str] = field(default_factory=dict)  # plugin -> what it decided for all nodes
@@ -60,6 +73,8 @@ class Record:
     pod_group: str = ""  # namespace/name of the PodGroup whose cycle placed (or failed) the pod
     # That cycle's candidate placements, by group (its PodGroup and the CompositePodGroups above it).
     placements: Mapping[str, tuple[PlacementRecord, ...]] = field(default_factory=dict)
+    # The InitiallyScheduled condition that cycle wrote on each group of the tree.
+    group_conditions: tuple[GroupCondition, ...] = ()
 
     def ranking(self) -> list[tuple[str, int]]:
         """Scored nodes, best first (ties in the order the cycle evaluated them)."""

@@ -24,6 +24,7 @@ from ..plugins.dynamic_resources import AllocatorError
 from ..record import PlacementRecord, Record
 from ..runtime import FrameworkError
 from .algorithm import Algorithm, GroupResult, PodResult, Revert
+from .conditions import cycle_conditions
 from .facts import COMPOSITE, GroupFact, Groups
 from .info import GroupInfo, Placement, Proposed
 from .post_filter import post_filter
@@ -212,6 +213,7 @@ class GroupCycles:
         self, root: GroupInfo, results: dict[str, GroupResult], attempt: int, profile: str
     ) -> dict[int, UnitOutcome]:
         out: dict[int, UnitOutcome] = {}
+        conditions = cycle_conditions(root, results)
         for leaf in root.leaves():
             result = results[leaf.key]
             placements = _placements(root, leaf, results)
@@ -219,7 +221,9 @@ class GroupCycles:
             for uid in leaf.queued:
                 outcome = self._pod_outcome(uid, result, by_unit.get(uid), attempt, profile)
                 if outcome.record is not None:
-                    record = replace(outcome.record, pod_group=leaf.key, placements=placements)
+                    record = replace(
+                        outcome.record, pod_group=leaf.key, placements=placements, group_conditions=conditions
+                    )
                     outcome = replace(outcome, record=record)
                 out[uid] = outcome
         return out
