@@ -83,3 +83,21 @@ def test_true_is_not_taken_back() -> None:
             "observedGeneration": 2,
         }
     ]
+
+
+@pytest.mark.parametrize("engine", ["greedy", "cpsat", "asp"])
+def test_podgroup_claim_follows_the_chosen_zone(engine: str) -> None:
+    """KEP-5729 under TopologyPlacement: the group's one claim is allocated in the zone the gang lands in,
+    reserved for the PodGroup, and named in its resourceClaimStatuses."""
+    out = io.StringIO()
+    case = CASES / "podgroup-tas-gang-shares-a-podgroup-claim-in-its-zone" / "objects.yaml"
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        main(["allocate", "-f", str(case), "--engine", engine, "-o", "json", *GATES])
+    items = json.loads(out.getvalue())["items"]
+    claims = [i for i in items if i["kind"] == "ResourceClaim"]
+    assert len(claims) == 1
+    status = claims[0]["status"]
+    assert [r["pool"] for r in status["allocation"]["devices"]["results"]] == ["fabric-zone-b"]
+    assert [r["resource"] for r in status["reservedFor"]] == ["podgroups"]
+    group = next(i for i in items if i["kind"] == "PodGroup")
+    assert group["status"]["resourceClaimStatuses"][0]["resourceClaimName"] == claims[0]["metadata"]["name"]
