@@ -375,37 +375,9 @@ class Renderer:
         return out
 
     def group_objects(self) -> list[dict[str, Any]]:
-        """PodGroups whose claims were generated here, with status.resourceClaimStatuses naming them, and the
-        groups a PodGroup cycle ran for, with its InitiallyScheduled condition."""
-        generated: dict[tuple[str, str], list[dict[str, str]]] = {}
-        for unit in self.problem.units:
-            for c in unit.claims:
-                source = self.built.claims[c]
-                if source.pod_group and source.generated:
-                    entries = generated.setdefault((source.namespace, source.pod_group), [])
-                    entry = {"name": source.pod_claim, "resourceClaimName": source.name}
-                    if entry not in entries:
-                        entries.append(entry)
-        from .cluster.podgroup.conditions import last_conditions, with_condition
+        from .render_groups import group_objects
 
-        conditions = last_conditions(self.solution.units)
-        keys = {("PodGroup", ns, name) for ns, name in generated} | set(conditions)
-        out = []
-        for kind, namespace, name in sorted(keys):
-            group = self.built.objects.get(kind, name, namespace)
-            if group is None:
-                continue
-            doc = copy.deepcopy(dump(group.model))
-            doc["apiVersion"] = group.written_api_version
-            doc.setdefault("metadata", {})["uid"] = uid_of(group)
-            entries = generated.get((namespace, name), []) if kind == "PodGroup" else []
-            if entries:
-                statuses = doc.setdefault("status", {}).setdefault("resourceClaimStatuses", [])
-                statuses += [e for e in entries if e not in statuses]
-            if (kind, namespace, name) in conditions:
-                doc = with_condition(doc, conditions[(kind, namespace, name)])
-            out.append(doc)
-        return out
+        return group_objects(self.built, self.problem, self.solution)
 
     def event(self, outcome: UnitOutcome) -> dict[str, Any]:
         unit = self.problem.units[outcome.unit]
