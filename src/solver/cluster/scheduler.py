@@ -248,6 +248,8 @@ class Run:
                     or (waiting[u.id][2] and self.clock[0] > waiting[u.id][0])
                 )
             ]
+            if self.group_cycles is not None:
+                queue = self.group_cycles.with_mates(queue, waiting)
             if not queue:
                 break
         for uid, outcome in list(outcomes.items()):
