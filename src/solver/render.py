@@ -395,8 +395,8 @@ class Renderer:
             }
         summary = None if group_status(outcome) else self.messages.get(outcome.unit)
         message = with_summary(outcome.message, summary)
-        if outcome.status == Status.ERROR:
-            message = f'running PreFilter/Filter plugin "DynamicResources": {message}'
+        if outcome.status == Status.ERROR and outcome.error_plugin:
+            message = f'running PreFilter/Filter plugin "{outcome.error_plugin}": {message}'
         digest = hashlib.sha256(f"{unit.name}/{outcome.unit}".encode()).hexdigest()[:16]
         doc = {
             "apiVersion": "v1",

@@ -96,7 +96,8 @@ class GroupCycles:
         problem = validate(info, self.run.pods, self.groups)
         if problem:
             return {
-                u: UnitOutcome(u, Outcome.ERROR, message=problem)
+                # The scheduler's own error (handlePodGroupFailureBeforeScheduling): no plugin named.
+                u: UnitOutcome(u, Outcome.ERROR, message=problem, error_plugin="")
                 for leaf in info.leaves()
                 for u in leaf.queued
             }
