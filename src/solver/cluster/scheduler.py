@@ -52,6 +52,10 @@ def schedule(
     problem: Problem, budget: Budget, engine: str, search: NodeSearch, proves: bool = False
 ) -> Solution:
     deadline = time.monotonic() + budget.seconds if budget.seconds is not None else None
+    if budget.cutoff is not None:
+        # Where the queue stops, a search under way stops too (one pod's search can outlast any budget):
+        # that pod is left undecided, as the pods after it are.
+        deadline = budget.cutoff if deadline is None else min(deadline, budget.cutoff)
     refused: dict[int, str] = {}
     with _old_objects_left_alone():
         while True:
