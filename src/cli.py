@@ -126,6 +126,19 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _timestamp(text: str) -> float:
+    """--now: an RFC 3339 time (as Kubernetes writes timestamps), in seconds since the epoch."""
+    import datetime as dt
+
+    try:
+        value = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text}: an RFC 3339 time, e.g. 2026-01-02T15:04:05Z") from None
+    if value.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{text}: an RFC 3339 time with its zone, e.g. 2026-01-02T15:04:05Z")
+    return value.timestamp()
+
+
 def _scheduler_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scheduler-name",
@@ -139,6 +152,13 @@ def _scheduler_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="pick among equally scored nodes at random as kube-scheduler does, reproducibly (default: the "
         "first of them in the order the scheduler evaluated the nodes)",
+    )
+    parser.add_argument(
+        "--now",
+        type=_timestamp,
+        metavar="TIME",
+        help="judge the binding timeouts of allocated claims at this RFC 3339 time, e.g. the time the "
+        "objects were dumped (default: the clock's)",
     )
 
 
@@ -710,7 +730,7 @@ def cmd_allocate(args: argparse.Namespace) -> int:
     objects = load_valid(args, gates, api_problems_are_errors=False, meanwhile=_scheduling_imports())
     _collect_no_more()
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
-    built = build(objects, gates, args.node, claims, args.seed, args.scheduler_name)
+    built = build(objects, gates, args.node, claims, args.seed, args.scheduler_name, args.now)
     options = {"objective": args.objective, "dump_model": args.dump_model}
     engine = engines.get(args.engine, **{k: v for k, v in options.items() if v})
     engines.check_supported(engine, built.problem)
@@ -764,7 +784,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         emit(node_doc, _format(args), admission_text(bound))
         return EXIT_OK if all(p.admitted for p in bound) else EXIT_NO_FIT
     claims = [c.strip() for c in args.claims.split(",") if c.strip()] if args.claims else None
-    built = build(objects, gates, args.node, claims, args.seed, args.scheduler_name)
+    built = build(objects, gates, args.node, claims, args.seed, args.scheduler_name, args.now)
     problem = built.problem
     wanted = None
     if args.pod:

@@ -42,6 +42,8 @@ KNOWN_GATES: dict[str, str] = {
     "DRAPreemption": "preemption frees the victims' DRA devices (KEP-5690)",
     "GenericWorkload": "PodGroup objects and their scheduling cycle; from 1.37 gang scheduling too",
     "GangScheduling": "gang scheduling of pod groups (with GenericWorkload; merged into it in 1.37)",
+    "WorkloadAwarePreemption": "a PodGroup preempts as one unit (merged into GenericWorkload in 1.37)",
+    "PodGroupPreemptionPolicy": "a PodGroup's own preemptionPolicy (off: its pods' policies decide)",
     "DRAWorkloadResourceClaims": "ResourceClaims of PodGroups, shared by their pods",
     "TopologyAwareWorkloadScheduling": "PodGroup placements per topology domain, scored (TopologyPlacement)",
     "CompositePodGroup": "CompositePodGroup trees scheduled in one PodGroup cycle (minGroupCount)",

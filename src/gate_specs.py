@@ -109,6 +109,7 @@ SPECS: dict[str, tuple[Spec, ...]] = {
     "PodLevelResourceManagers": (Spec("1.36", False, ALPHA), Spec("1.37", False, BETA)),
     "PodLevelResources": (Spec("1.32", False, ALPHA), Spec("1.34", True, BETA)),
     "StorageCapacityScoring": (Spec("1.33", False, ALPHA), Spec("1.37", True, BETA)),
+    "PodGroupPreemptionPolicy": (Spec("1.37", False, ALPHA),),
     "TopologyAwareWorkloadScheduling": (Spec("1.36", False, ALPHA),),
     "TopologyManagerPolicyAlphaOptions": (Spec("1.26", False, ALPHA),),
     "TopologyManagerPolicyBetaOptions": (Spec("1.26", False, BETA), Spec("1.28", True, BETA)),
@@ -119,6 +120,7 @@ SPECS: dict[str, tuple[Spec, ...]] = {
     ),
     # Removed upstream before UPSTREAM_COMMIT (see REMOVED): the specs of the last revision with them.
     "GangScheduling": (Spec("1.35", False, ALPHA),),
+    "WorkloadAwarePreemption": (Spec("1.36", False, ALPHA),),
     "MemoryManager": (
         Spec("1.21", False, ALPHA),
         Spec("1.22", True, BETA),
@@ -148,6 +150,11 @@ REMOVED: dict[str, Removal] = {
     ),
     "MemoryManager": Removal(
         "1.36", "", "kubernetes/kubernetes#136381 removed the gate (GA and locked since 1.32)"
+    ),
+    "WorkloadAwarePreemption": Removal(
+        "1.37",
+        "GenericWorkload",
+        "kubernetes/kubernetes#139520 merged GangScheduling and WorkloadAwarePreemption into GenericWorkload",
     ),
     "SidecarContainers": Removal(
         "1.37", "", "kubernetes/kubernetes#137755 removed the gate (GA and locked since 1.33)"
@@ -185,5 +192,7 @@ DEPENDENCIES: dict[str, tuple[str, ...]] = {
     "GangScheduling": ("GenericWorkload",),
     "InPlacePodVerticalScalingExclusiveCPUs": ("InPlacePodVerticalScaling",),
     "PodLevelResourceManagers": ("PodLevelResources",),
+    "PodGroupPreemptionPolicy": ("GenericWorkload",),
     "TopologyAwareWorkloadScheduling": ("GenericWorkload",),
+    "WorkloadAwarePreemption": ("GenericWorkload",),
 }

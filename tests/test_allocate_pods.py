@@ -170,8 +170,9 @@ def test_devices_mapped_to_node_cpus_count_against_the_node(tmp_path: Path) -> N
     status = items(result, "Pod")["one"]["status"]["nodeAllocatableResourceClaimStatuses"]
     assert status[0]["mapping"] == [{"name": "cpu", "quantity": "4"}]
     code, result, _ = allocate(tmp_path, [*docs, pod("two", requests={"cpu": "3"})], *EVERY_GATE)
+    # 3 CPUs and the GPU's 4 are more than the node has at all (nodeFitsResources: unresolvable).
     assert code == 1 and events(result) == [
-        "0/1 nodes are available: 1 Insufficient cpu." + NO_VICTIMS.format(dra=STILL, n=1)
+        "0/1 nodes are available: 1 Insufficient cpu." + NOT_HELPFUL.format(dra=STILL, n=1)
     ]
     code, _, _ = allocate(
         tmp_path,

@@ -390,7 +390,8 @@ KNOWN = {
         "counter_devices",
     },
     NodeView: {"node", "pools", "unreachable", "error"},
-    # pod_group: whom the scheduler reserves the claim for, which no node's facts read.
+    # pod_group: whom the scheduler reserves the claim for, which no node's facts read; status: an allocated
+    # claim's binding and node operations, which the checks before DRA read (never a node's facts).
     Claim: {
         "id",
         "namespace",
@@ -400,6 +401,7 @@ KNOWN = {
         "allocated",
         "allocated_selector",
         "pod_group",
+        "status",
     },
     Request: {"name", "slots", "first_available"},
     Slot: {

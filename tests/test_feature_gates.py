@@ -166,6 +166,7 @@ UPSTREAM_1_37 = [
     "DRAWorkloadResourceClaims=true|false (BETA - default=false)",
     "GenericWorkload=true|false (BETA - default=false)",
     "InPlacePodVerticalScalingExclusiveCPUs=true|false (ALPHA - default=false)",
+    "PodGroupPreemptionPolicy=true|false (ALPHA - default=false)",
     "PodLevelResourceManagers=true|false (BETA - default=false)",
     "PodLevelResources=true|false (BETA - default=true)",
     "StorageCapacityScoring=true|false (BETA - default=true)",

@@ -143,6 +143,17 @@ def test_an_unknown_kind_points_at_the_versions_kubefit_reads() -> None:
     ]
 
 
+@pytest.mark.parametrize("group", ["kubelet.config.k8s.io", "gpu.example.com"])
+def test_a_kind_of_another_group_is_not_taken_for_kubefits_own(group: str) -> None:
+    # The client's v1beta1 ResourceSlice model fits any group's v1beta1 by name; only resource.k8s.io's is
+    # the DRA kind (this one reached the validator unconverted and crashed it).
+    text = SLICE.replace("resource.k8s.io/v1", f"{group}/v1beta1")
+    assert problems_of(text) == [
+        f'in.yaml:2: ResourceSlice/s1: kind: unknown kind "ResourceSlice" in apiVersion "{group}/v1beta1" '
+        "(kubefit reads ResourceSlice as resource.k8s.io/v1, resource.k8s.io/v1beta1, resource.k8s.io/v1beta2)"
+    ]
+
+
 def test_a_missing_required_field_is_reported() -> None:
     text = SLICE.replace("  - name: gpu-0\n", "  - capacity: {}\n").replace(
         "    capacity:\n      memory: {value: 80Gi}\n", ""

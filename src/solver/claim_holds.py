@@ -31,9 +31,17 @@ class ClaimHold:
 
     ref: str  # namespace/name
     devices: tuple[HeldDevice, ...] = ()
+    # namespace/name of each pod reserving it; an entry whose uid is not that of the pod of that name in
+    # the input (a pod since replaced) is `namespace/name@uid`, which no pod matches (IsReservedForPod).
     pods: frozenset[str] = frozenset()
     others: bool = False
     node_local: bool = False
+    reserved: int = 0  # entries in status.reservedFor
+
+    @property
+    def count(self) -> int:
+        """How many status.reservedFor entries it has (at most ResourceClaimReservedForMaxSize)."""
+        return max(self.reserved, len(self.pods) + self.others)
 
     def freed_when_gone(self, gone: Collection[str]) -> bool:
         """Deallocated once the pods `gone` are: every pod reserving it is among them, nothing else
@@ -41,7 +49,10 @@ class ClaimHold:
         return not self.others and all(p in gone for p in self.pods)
 
     def with_pod(self, pod: str) -> ClaimHold:
-        return ClaimHold(self.ref, self.devices, self.pods | {pod}, self.others, self.node_local)
+        added = pod not in self.pods
+        return ClaimHold(
+            self.ref, self.devices, self.pods | {pod}, self.others, self.node_local, self.count + added
+        )
 
 
 @dataclass

@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from .claim_holds import ClaimHold
+    from .claim_status import AllocatedStatus
     from .cluster.facts import Cluster
+    from .pod_shape import PodShape
 
 # --- attribute values --------------------------------------------------------------------------------
 
@@ -343,6 +345,7 @@ class Claim:
     allocated: bool = False
     allocated_selector: tuple[NodeSelectorTerm, ...] | None = None
     pod_group: bool = False  # a PodGroup's claim: reserved for the group, not for its pods
+    status: AllocatedStatus | None = None  # an allocated claim's devices and binding state
 
     @property
     def ref(self) -> str:
@@ -429,6 +432,7 @@ class Unit:
     requests: Mapping[str, int] = field(default_factory=dict)
     # Claim id -> the containers that use it (node-allocatable overhead is charged per container).
     claim_containers: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    shape: PodShape | None = None  # the pod's containers, for what devices charge to node resources
 
 
 @dataclass(frozen=True)
@@ -459,6 +463,8 @@ class Problem:
     # Allocated claims of the input (namespace/name) -> what they hold and who reserves them: what
     # evicting pods frees.
     holds: Mapping[str, ClaimHold] = field(default_factory=dict)
+    # Seconds since the epoch at which binding timeouts are judged: when, not what (left out of equality).
+    now: float = field(default=0.0, compare=False)
 
     def on(self, feature: str) -> bool:
         return feature in self.features

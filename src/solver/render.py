@@ -375,28 +375,9 @@ class Renderer:
         return out
 
     def group_objects(self) -> list[dict[str, Any]]:
-        """PodGroups whose claims were generated here, with status.resourceClaimStatuses naming them."""
-        generated: dict[tuple[str, str], list[dict[str, str]]] = {}
-        for unit in self.problem.units:
-            for c in unit.claims:
-                source = self.built.claims[c]
-                if source.pod_group and source.generated:
-                    entries = generated.setdefault((source.namespace, source.pod_group), [])
-                    entry = {"name": source.pod_claim, "resourceClaimName": source.name}
-                    if entry not in entries:
-                        entries.append(entry)
-        out = []
-        for (namespace, name), entries in sorted(generated.items()):
-            group = self.built.objects.get("PodGroup", name, namespace)
-            if group is None:
-                continue
-            doc = copy.deepcopy(dump(group.model))
-            doc["apiVersion"] = group.written_api_version
-            doc.setdefault("metadata", {})["uid"] = uid_of(group)
-            statuses = doc.setdefault("status", {}).setdefault("resourceClaimStatuses", [])
-            statuses += [e for e in entries if e not in statuses]
-            out.append(doc)
-        return out
+        from .render_groups import group_objects
+
+        return group_objects(self.built, self.problem, self.solution)
 
     def event(self, outcome: UnitOutcome) -> dict[str, Any]:
         unit = self.problem.units[outcome.unit]
@@ -414,8 +395,8 @@ class Renderer:
             }
         summary = None if group_status(outcome) else self.messages.get(outcome.unit)
         message = with_summary(outcome.message, summary)
-        if outcome.status == Status.ERROR:
-            message = f'running PreFilter/Filter plugin "DynamicResources": {message}'
+        if outcome.status == Status.ERROR and outcome.error_plugin:
+            message = f'running PreFilter/Filter plugin "{outcome.error_plugin}": {message}'
         digest = hashlib.sha256(f"{unit.name}/{outcome.unit}".encode()).hexdigest()[:16]
         doc = {
             "apiVersion": "v1",
@@ -457,13 +438,16 @@ class Renderer:
         out: list[dict[str, Any]] = []
         events: list[dict[str, Any]] = []
         for eviction in self.solution.evictions:
-            for entry in victim_events(eviction.preemptor, eviction.node, [eviction.victim]):
+            group_uid = eviction.group_uid if eviction.group else None
+            node = "cluster" if eviction.group else eviction.node
+            for entry in victim_events(eviction.preemptor, node, [eviction.victim], group_uid):
                 victim = entry.victim
                 obj = pods.get((victim.namespace, victim.name))
                 if obj is not None:
                     doc = copy.deepcopy(dump(obj.model))
                     doc.setdefault("metadata", {})["uid"] = uid_of(obj)
-                    doc["metadata"].setdefault("annotations", {})[PREEMPTED_BY] = eviction.preemptor.key
+                    by = eviction.group or eviction.preemptor.key
+                    doc["metadata"].setdefault("annotations", {})[PREEMPTED_BY] = by
                     doc.setdefault("spec", {})["nodeName"] = eviction.node
                     condition = {
                         "type": entry.condition.type,

@@ -74,6 +74,9 @@ class UnitOutcome:
     note: str = ""
     # What kube-scheduler's cycle decided (filter verdicts, scores, preemption), when a cycle ran.
     record: Record | None = None
+    # The plugin whose error an ERROR carries, named before it in the event as the framework names it;
+    # "" for the scheduler's own errors (a PodGroup that fails validation), which are printed as they are.
+    error_plugin: str = "DynamicResources"
 
 
 class Proof(StrEnum):

@@ -36,6 +36,7 @@ Violation kinds (stable identifiers):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -43,6 +44,7 @@ from fractions import Fraction
 from .attributes import ValueSet, as_set, intersect, scalar_distinct, scalar_equal
 from .capacity import CapacityError, consumed_amount, device_capacity, fit, resolve_requests, violates
 from .claim_holds import release_evicted
+from .claim_use import status_problem
 from .node_selector import SelectorError, creation_error, for_allocation, terms_match
 from .problem import AttrValue, Claim, Device, NodeView, PoolView, Problem, Selectable, Slot, SlotKey, Unit
 from .solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
@@ -226,6 +228,11 @@ class _Validator:
                 continue
             if selector is not None and not terms_match(selector, node, labels):
                 self.fail(claim, "node", f"allocated for another node, so the unit cannot go to node {node}")
+            elif claim.allocated:
+                # Timeouts depend on the scheduler's bindingTimeout, which a Solution does not carry.
+                why = status_problem(self.p, claim, node, math.inf)
+                if why:
+                    self.fail(claim, "node", f"{why}, so the unit cannot go to node {node}")
 
     def commit(self, picks: Sequence[_Pick], allocations: Mapping[int, ClaimAllocation]) -> None:
         for pick in picks:

@@ -167,6 +167,13 @@ _KNOWN: list[KindInfo] = [
 ]
 
 _BY_KEY = {(k.group, k.version, k.kind): k for k in _KNOWN}
+# The groups kubefit reads each of its kinds in: a ResourceClaim of another group is another API's kind.
+_GROUPS_OF: dict[str, set[str]] = {}
+for _k in _KNOWN:
+    _GROUPS_OF.setdefault(_k.kind, set()).add(_k.group)
+# Groups whose kinds the client's models are: the core group, the unsuffixed built-in groups and those
+# under k8s.io (a kind of example.com/v1 is a custom resource, whatever its name).
+_BUILTIN_GROUPS = frozenset({"", "apps", "batch", "policy", "autoscaling", "extensions"})
 
 # Cluster-scoped built-in kinds (everything else the client knows is namespaced).
 _CLUSTER_SCOPED = {
@@ -236,6 +243,10 @@ def lookup(api_version: str, kind: str) -> KindInfo | None:
     if known is not None:
         return known
     if not version or not kind:
+        return None
+    if kind in _GROUPS_OF and group not in _GROUPS_OF[kind]:
+        return None
+    if group not in _BUILTIN_GROUPS and not group.endswith(".k8s.io"):
         return None
     prefix = version[:1].upper() + version[1:]
     # The client prefixes a model with its group only where two groups share a kind name.

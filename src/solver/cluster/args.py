@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..claim_status import BINDING_TIMEOUT
 from ..problem import NodeSelectorTerm
 from .facts import PreferredNodeTerm
 
@@ -98,7 +99,7 @@ class DefaultPreemptionArgs:
 @dataclass(frozen=True)
 class DynamicResourcesArgs:
     filter_timeout_seconds: float = 10.0
-    binding_timeout_seconds: float = 600.0
+    binding_timeout_seconds: float = BINDING_TIMEOUT
 
 
 # Plugin name -> its args type, for the plugins that take args.

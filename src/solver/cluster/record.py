@@ -23,6 +23,10 @@ class Eviction:
     preemptor: Pod
     unit: int  # the preemptor's unit
     scheduler: str = "default-scheduler"
+    # Workload-aware preemption: the PodGroup (namespace/name, uid) that preempted; `preemptor` is then
+    # its first pod.
+    group: str = ""
+    group_uid: str = ""
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,19 @@ class PlacementRecord:
     scores: Mapping[str, int] = field(default_factory=dict)
     total: int | None = None  # None: not scored (the only feasible one, or none was)
     selected: bool = False
+
+
+@dataclass(frozen=True)
+class GroupCondition:
+    """The condition submitPodGroupResult patches on a PodGroup (or CompositePodGroup) after its cycle."""
+
+    kind: str  # PodGroup | CompositePodGroup
+    namespace: str
+    name: str
+    type: str  # PodGroupInitiallyScheduled | CompositePodGroupInitiallyScheduled
+    status: str  # "True" | "False"
+    reason: str  # Scheduled | Unschedulable | SchedulerError
+    message: str
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,8 @@ class Record:
     pod_group: str = ""  # namespace/name of the PodGroup whose cycle placed (or failed) the pod
     # That cycle's candidate placements, by group (its PodGroup and the CompositePodGroups above it).
     placements: Mapping[str, tuple[PlacementRecord, ...]] = field(default_factory=dict)
+    # The InitiallyScheduled condition that cycle wrote on each group of the tree.
+    group_conditions: tuple[GroupCondition, ...] = ()
 
     @property
     def scores(self) -> dict[str, Mapping[str, int]]:

@@ -52,6 +52,10 @@ def schedule(
     problem: Problem, budget: Budget, engine: str, search: NodeSearch, proves: bool = False
 ) -> Solution:
     deadline = time.monotonic() + budget.seconds if budget.seconds is not None else None
+    if budget.cutoff is not None:
+        # Where the queue stops, a search under way stops too (one pod's search can outlast any budget):
+        # that pod is left undecided, as the pods after it are.
+        deadline = budget.cutoff if deadline is None else min(deadline, budget.cutoff)
     refused: dict[int, str] = {}
     with _old_objects_left_alone():
         while True:
@@ -252,6 +256,8 @@ class Run:
                     or (waiting[u.id][2] and self.clock[0] > waiting[u.id][0])
                 )
             ]
+            if self.group_cycles is not None:
+                queue = self.group_cycles.with_mates(queue, waiting)
             if not queue:
                 break
         for uid, outcome in list(outcomes.items()):

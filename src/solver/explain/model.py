@@ -35,7 +35,7 @@ class Kind(StrEnum):
     )
     NODE_RESOURCES = "NodeResources"  # Insufficient cpu, memory, pods
     MAPPED_RESOURCES = "DeviceNodeResources"  # node resources the allocated devices map to
-    CLAIM_PLACEMENT = "ClaimPlacement"  # a shared claim is allocated for another node
+    CLAIM_PLACEMENT = "ClaimPlacement"  # an allocated claim the node cannot use (allocated for another)
     POD_GROUP = "PodGroup"  # gang scheduling
     UNIT_ERROR = "SchedulingError"  # a missing claim or template
     UNDECIDED = "Undecided"  # a time limit

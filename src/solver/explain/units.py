@@ -21,12 +21,15 @@ from ..asp.facts import NodeFacts
 from ..asp.search import Cache as AllocationCache
 from ..asp.search import search_node as asp_search
 from ..capacity import qualified_consumed
+from ..claim_status import BINDING_TIMEOUT, UNAVAILABLE
+from ..claim_use import unusable
 from ..cluster.plugins.claim_sharing import SHARED
 from ..engines import Budget
-from ..node_fit import unit_demand
+from ..node_fit import claim_charges, unit_demand
+from ..pod_level_cover import uncovered
 from ..problem import NodeView, Problem, Unit
 from ..solution import Solution, Status, UnitOutcome
-from ..units import NodeAnswer, State, Taken, node_shortfalls, placement_conflict
+from ..units import NodeAnswer, State, Taken, node_shortfalls
 from .classes import Call, NodeClasses
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
@@ -217,19 +220,27 @@ class Explainer:
         return found
 
     def before_dra(self, unit: Unit, node: str, state: State) -> NodeExplanation | None:
-        """The scheduler's filters before DRA: a shared claim allocated elsewhere, node resources."""
-        where = placement_conflict(self.problem, unit, node, state)
-        if where:
-            claim = where.removeprefix("claim ").split(" ", 1)[0]
+        """The scheduler's filters before DRA: a claim allocated already that the node cannot use (allocated
+        for another node, skipping node operations, binding failed or timed out), node resources."""
+        found = unusable(self.problem, unit, node, state.allocations, BINDING_TIMEOUT)
+        if found:
+            c, why = found[0]
+            claim = self.problem.claims[c].ref
+            elsewhere = why.endswith("is allocated for another node")
             reason = Reason(
                 f"placement/{claim}",
                 Kind.CLAIM_PLACEMENT,
-                where,
-                "have a shared claim allocated elsewhere",
+                why if elsewhere else f"{UNAVAILABLE}: {why}",
+                "have a shared claim allocated elsewhere" if elsewhere else "cannot use an allocated claim",
                 {"claim": claim},
             )
             return NodeExplanation(node, Verdict.DOES_NOT_FIT, (reason,))
         short = self.resources(node, state, unit.requests, Kind.NODE_RESOURCES)
+        if not short:
+            # What claims allocated already charge to node resources (DRANodeAllocatableResources).
+            demand = unit_demand(self.problem, unit, ())
+            if demand != unit.requests:
+                short = self.resources(node, state, demand, Kind.MAPPED_RESOURCES)
         return NodeExplanation(node, Verdict.DOES_NOT_FIT, short) if short else None
 
     def mapped_resources(
@@ -241,6 +252,14 @@ class Explainer:
         )
         if answer.status != Status.ALLOCATED:
             return ()
+        if unit.shape is not None:
+            cover, resource = uncovered(unit.shape, claim_charges(self.problem, unit, answer.allocations))
+            if cover:
+                return (
+                    Reason(
+                        f"resources/{resource}", Kind.MAPPED_RESOURCES, cover, cover, {"resource": resource}
+                    ),
+                )
         demand = unit_demand(self.problem, unit, answer.allocations)
         return self.resources(nf.view.node, state, demand, Kind.MAPPED_RESOURCES)
 

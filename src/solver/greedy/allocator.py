@@ -482,6 +482,10 @@ class NodeAllocator:
         self.steps += 1
         if self.step_limit is not None and self.steps > self.step_limit:
             raise BudgetExceeded()
+        # The clock now and then here too: a search whose steps try few devices each (capacity to
+        # share, backtracking over claims) would otherwise never reach _count's reading of it.
+        if self.deadline is not None and not self.steps & 1023 and time.monotonic() > self.deadline:
+            raise BudgetExceeded()
 
     def allocate_one(self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: tuple[int, int]) -> bool:
         self.step()

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ...errors import InputError, Problem
 from ...features import ALL_ON, FeatureGates
 from ...solver import problem as facts
+from ...solver.pod_shape import PodShape
 from ...solver.problem import FEATURES, Claim, Gang, InUse, Node, NodeView, Unit
 from ..objects import ObjectSet
 from ..quantity import QuantityError
 from ..sched.cluster import cluster_facts
 from ..sched.config import configuration
 from ..validation.run import cel_features
+from .allocated import allocated_status
 from .amounts import located
 from .claims import build_claim
 from .devices import DeviceTable, build_devices, node_selector_terms
@@ -49,14 +52,15 @@ class _Pending:
     gang: Gang | None = None
     requests: dict[str, int] = field(default_factory=dict)
     claim_containers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # claim ref -> users
+    shape: PodShape | None = None
 
 
 def features_of(gates: FeatureGates) -> frozenset[str]:
     return frozenset(f for f, needed in FEATURES.items() if all(gates.enabled(g) for g in needed))
 
 
-def _nodes(objects: ObjectSet, only: str | None, pod_level: bool) -> dict[str, Node]:
-    usage = bound_usage(objects, pod_level)
+def _nodes(objects: ObjectSet, only: str | None, pod_level: bool, dra: bool) -> dict[str, Node]:
+    usage = bound_usage(objects, pod_level, dra)
     nodes = {}
     for obj in objects.of_kind("Node"):
         status = getattr(obj.model, "status", None)
@@ -113,13 +117,15 @@ def build(
     claim_names: Sequence[str] | None = None,
     seed: int | None = None,
     scheduler_name: str | None = None,
+    now: float | None = None,
 ) -> Built:
     """The Problem for `allocate`: the named claims as one unit, else each pending pod, else the
     unallocated claims together; with kube-scheduler's view of the cluster (`seed`: reproduce
     upstream's random choice among equally scored nodes; `scheduler_name`: schedule every pod with
-    that profile)."""
+    that profile; `now`: the time binding timeouts are judged at, seconds since the epoch, default the
+    clock's)."""
     features = features_of(gates)
-    nodes = _nodes(objects, node, gates.enabled("PodLevelResources"))
+    nodes = _nodes(objects, node, gates.enabled("PodLevelResources"), "NodeAllocatableResources" in features)
     node_names = [node] if node is not None else list(nodes)
     table = build_devices(
         objects,
@@ -153,6 +159,7 @@ def build(
                     unit.gang,
                     unit.requests,
                     unit.claim_containers,
+                    unit.shape,
                 )
             )
         if not pods:
@@ -169,6 +176,9 @@ def build(
         name: [s.cel.expression for s in (o.model.spec.selectors or ()) if s.cel]  # type: ignore[attr-defined]
         for name, o in class_objs.items()
     }
+    device_ids: dict[str, int] = {}
+    for device in table.devices:
+        device_ids.setdefault(device.ref, device.id)
     claim_ids: dict[str, int] = {}
     sources: list[ClaimSource] = []
     claims: list[Claim] = []
@@ -195,6 +205,7 @@ def build(
                         claim.constraints,
                         True,
                         node_selector_terms(allocation.node_selector),
+                        status=allocated_status(source.obj.model, device_ids),  # type: ignore[union-attr]
                     )
                 if source.pod_group:
                     claim = replace(claim, pod_group=True)
@@ -212,6 +223,7 @@ def build(
                 spec.gang,
                 spec.requests,
                 {claim_ids[ref]: users for ref, users in spec.claim_containers.items() if ref in claim_ids},
+                spec.shape,
             )
         )
 
@@ -253,5 +265,6 @@ def build(
         features=features,
         cluster=cluster,
         holds=claim_holds(objects, table, "ConsumableCapacity" in features),
+        now=time.time() if now is None else now,
     )
     return Built(problem, objects, gates, table, sources, pods)

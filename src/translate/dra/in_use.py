@@ -72,16 +72,27 @@ def claim_holds(objects: Any, table: Any, consumable_capacity: bool) -> dict[str
         if ref in wanted:
             ids.setdefault(ref, []).append(device.id)
             local[ref] = local.get(ref, True) and bool(device.placement.node_name)
+    uids = {
+        (o.namespace, o.name): getattr(o.model.metadata, "uid", None) or "" for o in objects.of_kind("Pod")
+    }
     out = {}
     for claim, results, reserved in found:
         namespace = claim.partition("/")[0]
         held = tuple(
             HeldDevice(ref, tuple(ids.get(ref, ())), shared, consumed) for ref, shared, consumed in results
         )
-        pods = frozenset(
-            f"{namespace}/{r.name}" for r in reserved if r.resource == "pods" and not r.api_group
-        )
-        others = len(pods) < len(reserved)
+        entries = [r for r in reserved if r.resource == "pods" and not r.api_group]
+        pods = frozenset(_pod_key(namespace, r.name, r.uid or "", uids) for r in entries)
+        others = len(entries) < len(reserved)
         node_local = all(local.get(h.ref, False) for h in held)
-        out[claim] = ClaimHold(claim, held, pods, others, node_local)
+        out[claim] = ClaimHold(claim, held, pods, others, node_local, len(reserved))
     return out
+
+
+def _pod_key(namespace: str, name: str, uid: str, uids: dict[tuple[str, str], str]) -> str:
+    """A reservedFor entry as the pod it names: matched by uid (IsReservedForPod), so an entry left by a
+    pod since replaced by another of the same name is not the new pod's."""
+    current = uids.get((namespace, name), "")
+    if uid and current and uid != current:
+        return f"{namespace}/{name}@{uid}"
+    return f"{namespace}/{name}"

@@ -3,7 +3,8 @@
 `nodeAllocatableResources` maps a node resource (cpu, memory, hugepages-…) to a
 mapping (the consumed amount of one capacity times a multiplier, or a fixed amount
 per device) and an overhead (per pod, per container using the claim). Kubernetes
-1.36 published the mapping alone as `nodeAllocatableResourceMappings`; that form is
+1.36 published the mapping alone as `nodeAllocatableResourceMappings` (a capacity key and an
+`allocationMultiplier`: of the consumed capacity with a key, of the device without one); that form is
 read too.
 """
 
@@ -50,5 +51,14 @@ def device_node_allocatable(obj: KubeObject, index: int, device: Any) -> tuple[N
     ]
     legacy = obj.extra(("spec", "devices", index, "nodeAllocatableResourceMappings"))
     if isinstance(legacy, dict) and not out:
-        out = [_entry(str(r), m, None) for r, m in sorted(legacy.items()) if isinstance(m, dict)]
+        out = [_entry(str(r), _legacy(m), None) for r, m in sorted(legacy.items()) if isinstance(m, dict)]
     return tuple(out)
+
+
+def _legacy(mapping: dict[str, Any]) -> dict[str, Any]:
+    """A 1.36 mapping in the newer shape."""
+    multiplier = mapping.get("allocationMultiplier")
+    if multiplier is None:
+        return mapping
+    key = "capacityMultiplier" if mapping.get("capacityKey") else "deviceMultiplier"
+    return {**mapping, key: multiplier}

@@ -12,9 +12,13 @@ scheduler does.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
+from ...solver.pod_shape import Charges, ClaimCharge, ContainerShape, PodShape
+from ...solver.pod_shape import requests as shape_requests
 from ..objects import KubeObject, ObjectSet
 from ..quantity import Quantity
 
@@ -94,6 +98,41 @@ def pod_requests(
     return {name: value for name, value in total.items() if value}
 
 
+def _limits(container: Any) -> dict[str, int]:
+    resources = container.resources
+    limits = (resources.limits if resources is not None else None) or {}
+    return {name: amount(name, value) for name, value in limits.items()}
+
+
+def _pairs(amounts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(amounts.items()))
+
+
+def pod_shape(pod: Any, pod_level: bool = True) -> PodShape:
+    """The pod's containers and its own budget, for what devices charge to node resources (pod_shape)."""
+    spec = pod.spec
+    containers = [
+        ContainerShape(
+            c.name,
+            "sidecar" if c.restart_policy == "Always" else "init",
+            _pairs(_container_requests(c)),
+            _pairs(_limits(c)),
+        )
+        for c in spec.init_containers or ()
+    ]
+    containers += [
+        ContainerShape(c.name, "container", _pairs(_container_requests(c)), _pairs(_limits(c)))
+        for c in spec.containers or ()
+    ]
+    own: tuple[tuple[str, int], ...] = ()
+    limits: tuple[tuple[str, int], ...] = ()
+    if pod_level and spec.resources is not None and (spec.resources.requests or spec.resources.limits):
+        own = _pairs(_container_requests(spec))
+        limits = _pairs(_limits(spec))
+    overhead = _pairs({name: amount(name, value) for name, value in (spec.overhead or {}).items()})
+    return PodShape(tuple(containers), own, limits, overhead)
+
+
 def node_allocatable(node: KubeObject) -> dict[str, int] | None:
     """The node's allocatable resources, or None when its status does not publish them."""
     status = getattr(node.model, "status", None)
@@ -103,7 +142,52 @@ def node_allocatable(node: KubeObject) -> dict[str, int] | None:
     return {name: amount(name, value) for name, value in allocatable.items()}
 
 
-def bound_usage(objects: ObjectSet, pod_level: bool = True) -> dict[str, dict[str, int]]:
+def _status_charges(pod: Any) -> list[ClaimCharge]:
+    """status.nodeAllocatableResourceClaimStatuses, which the scheduler wrote when it placed the pod."""
+    status = getattr(pod, "status", None)
+    out = []
+    for entry in (
+        getattr(status, "node_allocatable_resource_claim_statuses", None) if status else None
+    ) or ():
+        fixed: dict[str, Fraction] = {}
+        per: dict[str, Fraction] = {}
+        for m in entry.mapping or ():
+            if m.quantity is not None:
+                fixed[m.name] = fixed.get(m.name, Fraction(0)) + _scaled(m.name, m.quantity)
+        for o in entry.overhead or ():
+            if o.per_pod is not None:
+                fixed[o.name] = fixed.get(o.name, Fraction(0)) + _scaled(o.name, o.per_pod)
+            if o.per_container is not None:
+                per[o.name] = per.get(o.name, Fraction(0)) + _scaled(o.name, o.per_container)
+        out.append(ClaimCharge(entry.resource_claim_name or "", tuple(entry.containers or ()), fixed, per))
+    return out
+
+
+def _scaled(resource: str, text: Any) -> Fraction:
+    try:
+        value = Quantity.parse(str(text)).as_fraction()
+    except ValueError:
+        return Fraction(0)
+    return value * 1000 if resource == "cpu" else value
+
+
+def bound_requests(pod: Any, pod_level: bool = True, dra: bool = False) -> dict[str, int]:
+    """pod_requests of a pod placed already, with what its claims charge (DRANodeAllocatableResources:
+    `dra`), as the claim statuses on the pod say."""
+    own = pod_requests(pod, pod_level)
+    charges = _status_charges(pod) if dra else []
+    if not charges:
+        return own
+    shape = pod_shape(pod, pod_level)
+    without = shape_requests(shape)
+    for name, value in shape_requests(shape, Charges.of(shape, charges)).items():
+        extra = math.ceil(value - without.get(name, Fraction(0)))
+        if extra > 0:
+            own[name] = own.get(name, 0) + extra
+    return own
+
+
+def bound_usage(objects: ObjectSet, pod_level: bool = True, dra: bool = False) -> dict[str, dict[str, int]]:
     """Per node, what the pods already bound to it request (terminated pods free their share)."""
     usage: dict[str, dict[str, int]] = {}
     for obj in objects.of_kind("Pod"):
@@ -113,7 +197,7 @@ def bound_usage(objects: ObjectSet, pod_level: bool = True) -> dict[str, dict[st
         if not node or phase in ("Succeeded", "Failed"):
             continue
         used = usage.setdefault(node, {})
-        _add(used, pod_requests(model, pod_level))
+        _add(used, bound_requests(model, pod_level, dra))
         used[PODS] = used.get(PODS, 0) + 1
     return usage
 

@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...solver.pod_shape import PodShape
 from ...solver.problem import Gang
 from ..objects import KubeObject, ObjectSet
 from ..sched.priority import Priorities
 from .extended import Mapping as ExtendedMapping
 from .extended import class_mapping, pod_extended
-from .pod_resources import PODS, claim_references, pod_requests
+from .pod_resources import PODS, claim_references, pod_requests, pod_shape
 from .workloads import expand
 
 POD_CLAIM_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
@@ -60,6 +61,7 @@ class PodUnit:
     gang: Gang | None = None
     requests: dict[str, int] = field(default_factory=dict)  # node resources, scheduler units
     claim_containers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # claim ref -> users
+    shape: PodShape | None = None
 
 
 def generated_name(pod: str, claim: str, namespace: str) -> str:
@@ -101,7 +103,9 @@ class ClaimResolver:
         self.groups = {(o.namespace, o.name): o for o in objects.of_kind("PodGroup")}
         self.generated: dict[tuple[str, str], ClaimSource] = {}
         self.class_mapping = class_mapping(objects)
-        self._owned: dict[tuple[str, str, str], str] | None = None
+        self._owned: dict[tuple[str, str, str, str], str] | None = None
+        # Claims a pod's status.resourceClaimStatuses named: the scheduler checks the pod owns them.
+        self.status_named: set[tuple[str, str]] = set()
 
     def existing(self, namespace: str, name: str) -> ClaimSource | None:
         obj = self.claims.get((namespace, name))
@@ -114,12 +118,18 @@ class ClaimResolver:
         status = getattr(pod.model, "status", None)
         for entry in (status.resource_claim_statuses if status is not None else None) or ():
             if entry.name == pod_claim and entry.resource_claim_name:
+                self.status_named.add((pod.namespace, entry.resource_claim_name))
                 return self.existing(pod.namespace, entry.resource_claim_name)
-        name = self._by_owner().get((pod.namespace, pod.name, pod_claim))
+        owners, uid = self._by_owner(), _uid(pod)
+        # A claim generated for an earlier pod of the same name (another uid) is not this pod's.
+        name = owners.get((pod.namespace, pod.name, uid or "", pod_claim))
+        if name is None and uid:
+            name = owners.get((pod.namespace, pod.name, "*", pod_claim))
         return self.existing(pod.namespace, name) if name is not None else None
 
-    def _by_owner(self) -> dict[tuple[str, str, str], str]:
-        """(namespace, owning pod, pod claim name) -> the generated claim's name, indexed once."""
+    def _by_owner(self) -> dict[tuple[str, str, str, str], str]:
+        """(namespace, owning pod, its uid, pod claim name) -> the generated claim's name, indexed once;
+        also under uid "" (for a pod written without one), and "*" for an owner written without one."""
         if self._owned is None:
             self._owned = {}
             for (namespace, name), obj in self.claims.items():
@@ -129,7 +139,8 @@ class ClaimResolver:
                     continue
                 for owner in meta.owner_references or ():
                     if owner.kind == "Pod":
-                        self._owned.setdefault((namespace, owner.name, pod_claim), name)
+                        self._owned.setdefault((namespace, owner.name, owner.uid or "*", pod_claim), name)
+                        self._owned.setdefault((namespace, owner.name, "", pod_claim), name)
         return self._owned
 
     def from_template(
@@ -153,10 +164,12 @@ class ClaimResolver:
             found = self.existing(pod.namespace, entry.resource_claim_name)
             return found or f'resourceclaim "{entry.resource_claim_name}" not found'
         if entry.resource_claim_template_name:
-            found = (
+            owned = (
                 self.group_owned(pod.namespace, group, entry.name) if group else self.owned(pod, entry.name)
             )
-            return found or self.from_template(pod, entry.name, entry.resource_claim_template_name, group)
+            if owned is not None:
+                return owned
+            return self.from_template(pod, entry.name, entry.resource_claim_template_name, group)
         return f"pod claim {entry.name} names neither a ResourceClaim nor a template"
 
     def group_owned(self, namespace: str, group: str, claim: str) -> ClaimSource | None:
@@ -197,7 +210,13 @@ class ClaimResolver:
         spec = pod.model.spec  # type: ignore[attr-defined]
         out: list[ClaimSource] = []
         for entry in spec.resource_claims or ():
-            resolved = self.resolve(pod, entry, self._group_entry(pod, entry))
+            group = self._group_entry(pod, entry)
+            resolved = self.resolve(pod, entry, group)
+            if not isinstance(resolved, str):
+                named = (resolved.namespace, resolved.name) in self.status_named
+                resolved = _usable(
+                    pod, resolved, bool(entry.resource_claim_template_name) and not group and named
+                )
             if isinstance(resolved, str):
                 return out, resolved
             out.append(resolved)
@@ -236,13 +255,59 @@ def pod_units(
         requests = {r: v for r, v in own.items() if r not in backed}
         requests[PODS] = 1
         users = claim_references(pod.model)
-        containers = {c.ref: tuple(users.get(c.pod_claim, ())) for c in claims if not c.extended}
+        # The pod's claims come in the order of spec.resourceClaims, whose names the containers reference.
+        entries = pod.model.spec.resource_claims or ()  # type: ignore[attr-defined]
+        containers = {
+            c.ref: tuple(users.get(entry.name, ()))
+            for c, entry in zip(claims, entries, strict=False)
+            if not c.extended
+        }
         if extended is not None:
             containers[extended.ref] = tuple(dict.fromkeys(m.container for m in extended.extended))
         units.append(
-            PodUnit(pod, claims, list(node_names), {}, error, gang[0] if gang else None, requests, containers)
+            PodUnit(
+                pod,
+                claims,
+                list(node_names),
+                {},
+                error,
+                gang[0] if gang else None,
+                requests,
+                containers,
+                pod_shape(pod.model, pod_level),
+            )
         )
     return units
+
+
+def _uid(obj: KubeObject) -> str:
+    return getattr(obj.model.metadata, "uid", None) or ""  # type: ignore[attr-defined]
+
+
+def _controlled_by(claim: KubeObject, pod: KubeObject) -> bool:
+    """metav1.IsControlledBy: the pod is the claim's controller (by uid; by name when a uid is missing)."""
+    uid = _uid(pod)
+    for owner in claim.model.metadata.owner_references or ():  # type: ignore[attr-defined]
+        if owner.controller and owner.kind == "Pod":
+            if owner.uid and uid:
+                if owner.uid == uid:
+                    return True
+            elif owner.name == pod.name:
+                return True
+    return False
+
+
+def _usable(pod: KubeObject, source: ClaimSource, from_status: bool) -> ClaimSource | str:
+    """foreachPodResourceClaim: the scheduler leaves a pod waiting while a claim it uses is being deleted,
+    or when the claim its status names for a template is not the pod's own (resourceclaim.IsForPod)."""
+    if source.obj is None:
+        return source
+    if source.obj.model.metadata.deletion_timestamp is not None:  # type: ignore[attr-defined]
+        return f'resourceclaim "{source.name}" is being deleted'
+    if from_status and not _controlled_by(source.obj, pod):
+        owner = f"{pod.namespace}/{pod.name}"
+        return f"ResourceClaim {source.ref} was not created for pod {owner} (pod is not owner)"
+    return source
 
 
 def _group_name(pod: KubeObject) -> str:

@@ -11,7 +11,7 @@ from ...features import FeatureGates
 from ...solver.cluster import facts
 from ...solver.cluster.profile import Configuration
 from ..dra.devices import _taint
-from ..dra.pod_resources import node_allocatable, pod_requests
+from ..dra.pod_resources import bound_requests, node_allocatable
 from ..dra.workloads import expand
 from ..objects import KubeObject, ObjectSet
 from .groups import group_facts
@@ -183,6 +183,7 @@ def cluster_facts(
 ) -> facts.Cluster:
     """`pending`: unit id -> the pod it schedules; `requests`: unit id -> what NodeResourcesFit counts."""
     pod_level = gates.enabled("PodLevelResources")
+    charged = gates.enabled("DRANodeAllocatableResources")
     priorities = Priorities(objects)
     defaults = DefaultSelectors(objects)
     read = allocatable or {}
@@ -201,7 +202,7 @@ def cluster_facts(
             or (obj.namespace, obj.name) in pending_keys
         ):
             continue
-        requests_of = pod_requests(model, pod_level)
+        requests_of = bound_requests(model, pod_level, charged)
         claims = _claims_of(model, obj.namespace)
         bound.append(pod_facts(obj, priorities.of(model), requests_of, pod_level, None, claims))
     pods = {

@@ -15,36 +15,44 @@ from ...solver.cluster.podgroup.facts import (
     COMPOSITE_GATE,
     GENERIC_WORKLOAD,
     POD_GROUP,
+    PREEMPTION_POLICY_GATE,
     TOPOLOGY_AWARE,
+    WORKLOAD_PREEMPTION,
     GroupFact,
     Groups,
 )
 from ..objects import KubeObject, ObjectSet
+from .priority import Priorities
 
 
 def group_facts(objects: ObjectSet, gates: FeatureGates) -> Groups | None:
     """None while GenericWorkload is off: kube-scheduler then knows no PodGroups."""
     if not gates.enabled(GENERIC_WORKLOAD):
         return None
-    on = frozenset(g for g in (GENERIC_WORKLOAD, TOPOLOGY_AWARE, COMPOSITE_GATE) if gates.enabled(g))
+    read = (GENERIC_WORKLOAD, TOPOLOGY_AWARE, COMPOSITE_GATE, WORKLOAD_PREEMPTION, PREEMPTION_POLICY_GATE)
+    on = frozenset(g for g in read if gates.enabled(g))
     topology = TOPOLOGY_AWARE in on
     composite = COMPOSITE_GATE in on
+    priorities = Priorities(objects)
+    policy = PREEMPTION_POLICY_GATE in on
     pod_groups = {}
     for obj in objects.of_kind(POD_GROUP):
-        fact = _fact(obj, POD_GROUP, topology, composite)
+        fact = _fact(obj, POD_GROUP, topology, composite, priorities, policy)
         pod_groups[fact.key] = fact
     composites = {}
     if composite:
         for obj in objects.of_kind(COMPOSITE):
-            fact = _fact(obj, COMPOSITE, topology, composite)
+            fact = _fact(obj, COMPOSITE, topology, composite, priorities, policy)
             composites[fact.key] = fact
     return Groups(pod_groups, composites, on)
 
 
-def _fact(obj: KubeObject, kind: str, topology: bool, composite: bool) -> GroupFact:
+def _fact(
+    obj: KubeObject, kind: str, topology: bool, composite: bool, priorities: Priorities, policy: bool
+) -> GroupFact:
     spec: Any = getattr(obj.model, "spec", None)
-    policy = getattr(spec, "scheduling_policy", None)
-    gang = getattr(policy, "gang", None) if policy is not None else None
+    scheduling = getattr(spec, "scheduling_policy", None)
+    gang = getattr(scheduling, "gang", None) if scheduling is not None else None
     minimum = None
     if gang is not None:
         minimum = getattr(gang, "min_count" if kind == POD_GROUP else "min_group_count", None) or 0
@@ -54,5 +62,18 @@ def _fact(obj: KubeObject, kind: str, topology: bool, composite: bool) -> GroupF
         key = getattr(constraint, "key", "") or ""
         break  # upstream reads the first constraint only
     parent = (getattr(spec, "parent_composite_pod_group_name", None) or "") if composite else ""
-    priority = getattr(spec, "priority", None) or 0
-    return GroupFact(kind, obj.namespace, obj.name, minimum, key, parent, priority)
+    priority = getattr(spec, "priority", None)
+    preemption = (getattr(spec, "preemption_policy", None) or "") if policy else ""
+    if spec is not None and (priority is None or (policy and not preemption)):
+        # The priority admission plugin resolves a PodGroup's class as it does a pod's.
+        resolved = priorities.of(obj.model)
+        priority = resolved.value if priority is None else priority
+        preemption = preemption or (resolved.preemption_policy if policy else "")
+    if policy and not preemption:
+        preemption = "PreemptLowerPriority"
+    mode = getattr(spec, "disruption_mode", None)
+    disrupt_all = getattr(mode, "all", None) is not None
+    uid = getattr(getattr(obj.model, "metadata", None), "uid", None) or ""
+    return GroupFact(
+        kind, obj.namespace, obj.name, minimum, key, parent, priority or 0, preemption, disrupt_all, uid
+    )

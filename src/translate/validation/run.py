@@ -54,6 +54,7 @@ def _validators() -> dict[str, Validator]:
     from .core_node import validate_node
     from .device_class import validate_device_class
     from .device_taint_rule import validate_device_taint_rule
+    from .disruption_budget import validate_disruption_budget
     from .node import validate_kubelet_configuration, validate_node_topology
     from .pod import validate_pod, validate_pod_template
     from .priority_class import validate_priority_class
@@ -73,6 +74,7 @@ def _validators() -> dict[str, Validator]:
         "Pod": validate_pod,
         "Node": validate_node,
         "PriorityClass": validate_priority_class,
+        "PodDisruptionBudget": validate_disruption_budget,
         # The workloads kubefit expands into pods (dra/workloads.py): their pod templates.
         **dict.fromkeys(("Deployment", "ReplicaSet", "StatefulSet", "Job"), validate_pod_template),
     }

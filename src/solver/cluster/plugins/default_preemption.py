@@ -1,6 +1,9 @@
 """DefaultPreemption (pkg/scheduler/framework/plugins/defaultpreemption): the PostFilter plugin that
 makes room for a pod no node accepts by preempting lower-priority pods.
 
+With GenericWorkload on, a pod of a scheduling group never preempts alone: its PodGroup's cycle runs
+the plugin's PodGroupPostFilter instead (podgroup.post_filter).
+
 The scheduler lends it, through the Handle's services, the running framework ("framework"), the
 nominated pods of a node ("nominated"), its random source ("rng", None for deterministic runs)
 and the way to act on the decision ("preempt": evict the victims, clear the nominations). Victims
@@ -15,18 +18,20 @@ from typing import Any, cast
 from .. import names
 from ..args import DefaultPreemptionArgs
 from ..facts import Pod
-from ..framework import POST_FILTER, CycleState, Handle, Plugin, Status
+from ..framework import POD_GROUP_POST_FILTER, POST_FILTER, Code, CycleState, Handle, Plugin, Status
 from ..preemption import Preemption, Services, preempt
 from ..runtime import Framework
 
 PREFIX = "preemption: "
+WORKLOAD_AWARE = "not eligible due to workload aware preemption enabled"
 
 PreemptFn = Callable[[Pod, str, list[Pod], list[Pod]], None]
 
 
 class DefaultPreemption(Plugin):
     name = names.DEFAULT_PREEMPTION
-    points = frozenset({POST_FILTER})
+    # The PodGroup cycle runs the podGroupPostFilter point itself (podgroup.post_filter).
+    points = frozenset({POST_FILTER, POD_GROUP_POST_FILTER})
 
     def __init__(self, handle: Handle, args: Any = None) -> None:
         super().__init__(handle, args)
@@ -39,6 +44,9 @@ class DefaultPreemption(Plugin):
     def post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
     ) -> tuple[str | None, Status | None]:
+        if pod.pod_group and self.handle.cluster.groups is not None:
+            # A pod of a scheduling group preempts with its group (workload-aware preemption), never alone.
+            return None, Status(Code.UNSCHEDULABLE, (PREFIX + WORKLOAD_AWARE,))
         lent = self.handle.services
         services = Services(
             cast(Framework, lent["framework"]),

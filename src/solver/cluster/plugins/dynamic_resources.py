@@ -19,10 +19,12 @@ from itertools import compress, repeat
 from operator import eq, is_not, itemgetter
 from typing import Any
 
-from ...node_fit import shortfalls, unit_demand
+from ...claim_status import UNAVAILABLE
+from ...claim_use import unusable
 from ...problem import Claim, Unit
 from ...solution import Status as Outcome
-from ...units import NodeAnswer, placement_conflict
+from ...units import NodeAnswer
+from ..args import DynamicResourcesArgs
 from ..dra import DraContext, concrete, prioritized_score
 from ..facts import Pod
 from ..framework import (
@@ -41,8 +43,9 @@ from ..framework import (
     unresolvable,
     unschedulable,
 )
-from .claim_sharing import shared_mapped_claim
+from .claim_sharing import IN_USE, deallocatable, in_use, shared_mapped_claim
 from .dra_preemption import Extensions, Simulation
+from .node_allocatable_fit import footprint
 
 NAME = "DynamicResources"
 
@@ -81,6 +84,10 @@ class CycleData(StateData):
     last: Effect | None = None  # what the last Filter call left (None: nothing that can be reused)
     # Node -> the answer the pass with nominated pods found, which the pass without them keeps.
     pinned: dict[str, NodeAnswer] = field(default_factory=dict)
+    # Allocated claims some node could not use (PostFilter may deallocate one): claim id -> why.
+    unavailable: dict[int, str] = field(default_factory=dict)
+    # PreFilter got through the claims (when it turns the pod away first, PostFilter sees none).
+    read: bool = True
 
     def clone(self) -> CycleData:
         return CycleData(
@@ -93,6 +100,8 @@ class CycleData(StateData):
             dict(self.seen),
             self.sim.clone(),
             self.placed_claims,
+            unavailable=dict(self.unavailable),
+            read=self.read,
         )
 
     def concrete(self, node: str) -> NodeAnswer | None:
@@ -155,6 +164,10 @@ class DynamicResources(Plugin):
         claims = dra.problem.claims
         placed = any(claims[c].allocated or c in dra.state.allocations for c in unit.claims)
         state.write(NAME, CycleData(unit, pending, prioritized=prioritized, placed_claims=placed))
+        hold = self.handle.services.get("hold")
+        if placed and callable(hold) and in_use(dra.problem, unit, pod, hold):
+            state.read(NAME).read = False
+            return None, unresolvable(IN_USE)
         return None, None
 
     def filter(self, state: CycleState, pod: Pod, node: NodeInfo) -> Status | None:
@@ -163,14 +176,22 @@ class DynamicResources(Plugin):
         problem = dra.problem
         data.last = None
         if data.placed_claims:
-            where = placement_conflict(problem, data.unit, node.name, dra.state)
-            if where:
-                return unresolvable(where)
+            timeout = (self.args or DynamicResourcesArgs()).binding_timeout_seconds
+            unusable_here = unusable(problem, data.unit, node.name, dra.state.allocations, timeout)
+            if unusable_here:
+                data.unavailable.update(unusable_here)
+                return unresolvable(UNAVAILABLE)
             hold = self.handle.services.get("hold")
             shared = shared_mapped_claim(problem, data.unit, pod, hold) if callable(hold) else ""
             if shared:
                 return unresolvable(shared)
         if not data.pending:
+            if dra.maps_node_resources:
+                # Claims allocated already may charge node resources too; the node carries them once placed.
+                rejection, mapped = footprint(problem, data.unit, (), node)
+                if rejection is None and mapped:
+                    data.mapped[node.name] = mapped
+                return rejection
             return None
         answer = data.pinned.pop(node.name, None)
         if answer is None:
@@ -192,19 +213,12 @@ class DynamicResources(Plugin):
             data.apply((node.name, answer, _ANSWER_SET, None))
             return None
         named = concrete(answer, [c.id for c in data.pending])
-        demand = unit_demand(problem, data.unit, named.allocations)
-        mapped = {r: v - data.unit.requests.get(r, 0) for r, v in demand.items()}
-        mapped = {r: v for r, v in mapped.items() if v > 0}
-        fact = problem.nodes.get(node.name)
-        if mapped and fact is not None:
-            used = dict(node.requested)
-            used["pods"] = len(node.pods)
-            short = shortfalls(fact, used, demand)
-            if short:
-                # Devices mapped to node resources (cpu, memory) need room on the node too.
-                data.apply((node.name, answer, _ANSWER_DROPPED, None))
-                return unschedulable(*short)
-        data.apply((node.name, answer, _ANSWER_SET, mapped))
+        rejection, mapped = footprint(problem, data.unit, named.allocations, node)
+        if rejection is not None:
+            # Devices mapped to node resources (cpu, memory) need room on the node too.
+            data.apply((node.name, answer, _ANSWER_DROPPED, None))
+            return rejection
+        data.apply((node.name, answer, _ANSWER_SET, mapped or {}))
         return None
 
     # --- reuse across cycles (see Plugin.memo_key) -------------------------------------------------------
@@ -223,8 +237,8 @@ class DynamicResources(Plugin):
         if signature is None:
             return None
         if point == FILTER and self.dra.maps_node_resources:
-            # What the devices map to is checked against the node with the pod's own requests.
-            return signature, tuple(sorted(data.unit.requests.items()))
+            # What the devices map to is checked against the node with the pod's own requests and containers.
+            return signature, tuple(sorted(data.unit.requests.items())), data.unit.shape
         return signature
 
     def memo_versions(self) -> Mapping[str, int]:
@@ -248,11 +262,15 @@ class DynamicResources(Plugin):
     def post_filter(
         self, state: CycleState, pod: Pod, statuses: Mapping[str, Status]
     ) -> tuple[str | None, Status | None]:
-        """Upstream frees an allocated claim that no node can use when no other pod holds it; kubefit does
-        not deallocate claims, so it says what the scheduler says when it has nothing to free."""
+        """Upstream deallocates one allocated claim that some node could not use when nothing but this pod
+        reserves it; kubefit answers for this cycle and leaves the claim as it is, saying what the
+        scheduler says."""
         data: CycleData | None = state.read(NAME)
-        if data is None or not data.unit.claims:
+        if data is None or not data.unit.claims or not data.read:
             return None, unschedulable("no new claims to deallocate")
+        hold = self.handle.services.get("hold")
+        if callable(hold) and deallocatable(self.dra.problem, data.unavailable, pod, hold):
+            return None, unschedulable("deallocation of ResourceClaim completed")
         return None, unschedulable("still not schedulable")
 
     # PreFilterExtensions exist with DRAPreemption only (see dra_preemption).

@@ -11,6 +11,7 @@ nowhere in the placement reported, the group's status otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -23,19 +24,16 @@ from ..plugins.dynamic_resources import AllocatorError
 from ..record import PlacementRecord, Record
 from ..runtime import FrameworkError
 from .algorithm import Algorithm, GroupResult, PodResult, Revert
+from .conditions import cycle_conditions
 from .facts import COMPOSITE, GroupFact, Groups
 from .info import GroupInfo, Placement, Proposed
+from .post_filter import post_filter
+from .validation import entity_key, validate
 
 if TYPE_CHECKING:
     from ..scheduler import Run
 
 NO_NODES = "no nodes available to schedule pods"
-
-
-def entity_key(fact: GroupFact) -> str:
-    """How upstream names a group in logs and errors (fwk.EntityKey)."""
-    kind = "compositepodgroup" if fact.kind == COMPOSITE else "podgroup"
-    return f"{kind}/{fact.namespace}/{fact.name}"
 
 
 class GroupCycles:
@@ -55,9 +53,28 @@ class GroupCycles:
         # Root group -> (the queue's pass, each member's answer) of its last cycle.
         self.done: dict[str, tuple[int, dict[int, UnitOutcome]]] = {}
         self.profile = ""
+        self.assumed: set[str] = set()  # members a trial placed: their nominations are not counted again
 
     def handles(self, pod: Pod) -> bool:
         return bool(pod.pod_group) and f"{pod.namespace}/{pod.pod_group}" in self.groups.pod_groups
+
+    def with_mates(self, queue: list[int], waiting: Collection[int]) -> list[int]:
+        """The next pass's queue with the waiting members of every tree one of its units belongs to: the
+        tree's cycle answers for all of them (after a preemption, the members tried after the evictions
+        would otherwise keep their old answer)."""
+        roots = {self._root(u) for u in queue} - {""}
+        if not roots:
+            return queue
+        chosen = set(queue)
+        mates = {u for u in waiting if u not in chosen and self._root(u) in roots}
+        if not mates:
+            return queue
+        return [u.id for u in self.run.problem.units if u.id in chosen or u.id in mates]
+
+    def _root(self, uid: int) -> str:
+        pod = self.run.pods[uid]
+        fact = self.groups.pod_groups.get(f"{pod.namespace}/{pod.pod_group}") if pod.pod_group else None
+        return self.groups.root_of(fact).key if fact is not None else ""
 
     # --- one member off the queue --------------------------------------------------------------------
 
@@ -76,17 +93,28 @@ class GroupCycles:
     def cycle(self, root: GroupFact, current: int, attempt: int, profile: str) -> dict[int, UnitOutcome]:
         self.profile = profile
         info = self.tree(root, current)
-        problem = _validate(info, self.run)
+        problem = validate(info, self.run.pods, self.groups)
         if problem:
             return {
-                u: UnitOutcome(u, Outcome.ERROR, message=problem)
+                # The scheduler's own error (handlePodGroupFailureBeforeScheduling): no plugin named.
+                u: UnitOutcome(u, Outcome.ERROR, message=problem, error_plugin="")
                 for leaf in info.leaves()
                 for u in leaf.queued
             }
         every = Placement("", tuple(self.run.snapshot.nodes))
         algorithm = Algorithm(self.run.frameworks[profile], self.groups, self, every, self.run.rng)
         results = algorithm.run_root(info)
-        return self.submit(info, results, attempt, profile)
+        before = len(self.run.evictions)
+        nominations = post_filter(self, info, results)
+        outcomes = self.submit(info, results, attempt, profile)
+        if nominations:
+            victims = tuple(e.victim.key for e in self.run.evictions[before:])
+            for uid, node in nominations.items():
+                record = outcomes[uid].record
+                if isinstance(record, Record):
+                    record = replace(record, nominated=node, victims=victims)
+                    outcomes[uid] = replace(outcomes[uid], record=record)
+        return outcomes
 
     def tree(self, fact: GroupFact, current: int) -> GroupInfo:
         info = GroupInfo(fact)
@@ -131,8 +159,11 @@ class GroupCycles:
             return PodResult(uid, unresolvable(NO_NODES)), None
         steps = run.dra.steps
         run.current = uid
+        nominated = run.nominated
+        if self.assumed and nominated:
+            nominated = {n: [p for p in ps if p.key not in self.assumed] for n, ps in nominated.items()}
         try:
-            result = run.cycles[self.profile].run(pod, nodes, run.nominated, post_filter=False)
+            result = run.cycles[self.profile].run(pod, nodes, nominated, post_filter=False)
         except AllocatorError as e:
             return PodResult(uid, error(e.answer.message), steps=run.dra.steps - steps), None
         except FrameworkError as e:
@@ -167,8 +198,10 @@ class GroupCycles:
         node: NodeInfo = run.snapshot.by_name[result.node]
         placed = result.proposed.pod
         answer = result.result.answer if result.result is not None else None
+        self.assumed.add(placed.key)
 
         def revert() -> None:
+            self.assumed.discard(placed.key)
             node.remove_pod(placed)
             if answer is not None:
                 run.dra.undo(answer)
@@ -181,6 +214,7 @@ class GroupCycles:
         self, root: GroupInfo, results: dict[str, GroupResult], attempt: int, profile: str
     ) -> dict[int, UnitOutcome]:
         out: dict[int, UnitOutcome] = {}
+        conditions = cycle_conditions(root, results)
         for leaf in root.leaves():
             result = results[leaf.key]
             placements = _placements(root, leaf, results)
@@ -188,7 +222,9 @@ class GroupCycles:
             for uid in leaf.queued:
                 outcome = self._pod_outcome(uid, result, by_unit.get(uid), attempt, profile)
                 if outcome.record is not None:
-                    record = replace(outcome.record, pod_group=leaf.key, placements=placements)
+                    record = replace(
+                        outcome.record, pod_group=leaf.key, placements=placements, group_conditions=conditions
+                    )
                     outcome = replace(outcome, record=record)
                 out[uid] = outcome
         return out
@@ -252,18 +288,3 @@ def _path(root: GroupInfo, leaf: GroupInfo) -> list[GroupInfo]:
         if found:
             return [root, *found]
     return []
-
-
-def _validate(root: GroupInfo, run: Run) -> str:
-    """validatePodGroup: one scheduler name for the whole hierarchy (the pods on nodes too)."""
-    first: Pod | None = None
-    for leaf in root.leaves():
-        for pod in (*(run.pods[u] for u in leaf.queued), *leaf.scheduled):
-            if first is None:
-                first = pod
-            elif pod.scheduler_name != first.scheduler_name:
-                return (
-                    "all pods in a pod group hierarchy should have the same .spec.schedulerName set, got: "
-                    f'"{pod.scheduler_name}" ("{pod.name}") and "{first.scheduler_name}" ("{first.name}")'
-                )
-    return ""

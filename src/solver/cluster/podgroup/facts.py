@@ -2,7 +2,10 @@
 
 `minimum` is the gang policy's minCount (a PodGroup) or minGroupCount (a CompositePodGroup); None for the
 basic policy. `topology_key` is spec.schedulingConstraints.topology[0].key (upstream honours only the
-first constraint); `parent` the parent CompositePodGroup's name (same namespace).
+first constraint); `parent` the parent CompositePodGroup's name (same namespace). `priority` and
+`preemption_policy` are spec.priority and spec.preemptionPolicy as admission stored them (from the
+PriorityClass when unset; the policy only while PodGroupPreemptionPolicy is on, else ""); `disrupt_all`
+is spec.disruptionMode.all: the group is preempted as one unit.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ COMPOSITE = "CompositePodGroup"
 GENERIC_WORKLOAD = "GenericWorkload"
 TOPOLOGY_AWARE = "TopologyAwareWorkloadScheduling"
 COMPOSITE_GATE = "CompositePodGroup"
+WORKLOAD_PREEMPTION = "WorkloadAwarePreemption"
+PREEMPTION_POLICY_GATE = "PodGroupPreemptionPolicy"
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,9 @@ class GroupFact:
     topology_key: str = ""
     parent: str = ""  # the parent CompositePodGroup's name
     priority: int = 0
+    preemption_policy: str = ""
+    disrupt_all: bool = False
+    uid: str = ""
 
     @property
     def key(self) -> str:

@@ -24,11 +24,12 @@ def split_by_budget(
     violating: list[Pod] = []
     fine: list[Pod] = []
     for pod in victims:
-        (violating if _violates(pod, budgets, allowed) else fine).append(pod)
+        (violating if violates(pod, budgets, allowed) else fine).append(pod)
     return violating, fine
 
 
-def _violates(pod: Pod, budgets: Sequence[DisruptionBudget], allowed: list[int]) -> bool:
+def violates(pod: Pod, budgets: Sequence[DisruptionBudget], allowed: list[int]) -> bool:
+    """Whether evicting the pod takes a budget below zero; `allowed` (per budget) is spent."""
     for i, budget in enumerate(budgets):
         if budget.namespace != pod.namespace or not selects(budget.selector, pod.labels):
             continue

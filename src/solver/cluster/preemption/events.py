@@ -45,19 +45,23 @@ class VictimEvent:
     event: Event
 
 
-def disruption_condition(preemptor: Pod) -> PodCondition:
+def disruption_condition(preemptor: Pod, kind: str = "pod") -> PodCondition:
     return PodCondition(
         DISRUPTION_TARGET,
         "True",
         PREEMPTION_BY_SCHEDULER,
-        f"{preemptor.scheduler_name}: preempting to accommodate a higher priority pod",
+        f"{preemptor.scheduler_name}: preempting to accommodate a higher priority {kind}",
     )
 
 
-def victim_events(preemptor: Pod, node: str, victims: Sequence[Pod]) -> list[VictimEvent]:
-    """One entry per victim the scheduler deletes, in the victims' order."""
-    condition = disruption_condition(preemptor)
-    note = f"Preempted by pod {preemptor.uid} on node {node}"
+def victim_events(
+    preemptor: Pod, node: str, victims: Sequence[Pod], group_uid: str | None = None
+) -> list[VictimEvent]:
+    """One entry per victim the scheduler deletes, in the victims' order. A PodGroup preemptor
+    (`group_uid`) preempts on the whole cluster: the Event names the group and the "cluster" node."""
+    kind = "pod" if group_uid is None else "podgroup"
+    condition = disruption_condition(preemptor, kind)
+    note = f"Preempted by {kind} {preemptor.uid if group_uid is None else group_uid} on node {node}"
     return [
         VictimEvent(v, condition, Event(v, preemptor, EVENT_NORMAL, PREEMPTED, PREEMPTING, note))
         for v in victims
