@@ -238,9 +238,12 @@ def test_kube_schedulers_pass_keeps_back_the_time_its_answer_takes_to_print() ->
 def test_a_plan_that_is_kube_schedulers_placement_prints_no_per_node_scheduler_annotations() -> None:
     built = busy_batch()
     greedy = planned(built, engine="greedy")
-    assert all(o.record is not None for o in greedy.solution.units)
+    assert any(o.record is not None and o.record.filters for o in greedy.solution.units)
     result = plan(built.problem, PlanOptions(deadline=Deadline(0)), built, greedy.solution)
     assert result.status == "feasible"
-    assert [o.record for o in result.solution.units] == [None] * len(built.problem.units)
+    # Only what a pod's status shows keeps its record: held out of the queue, or nominated.
+    kept = [o for o in result.solution.units if o.record is not None]
+    assert all(o.record.gated or o.record.nominated for o in kept if o.record is not None)
     pods = [i for i in render_list(built, result.solution)["items"] if i["kind"] == "Pod"]
-    assert pods and not any(FILTER_RESULT in i["metadata"].get("annotations", {}) for i in pods)
+    annotated = [i for i in pods if FILTER_RESULT in i["metadata"].get("annotations", {})]
+    assert pods and len(annotated) <= sum(1 for o in kept if o.record is not None and o.record.nominated)
