@@ -608,3 +608,23 @@ def test_a_minimum_priority_adds_copies_only_for_the_pods_of_that_priority_and_a
         fewest_copies(idle(1), case.high, 1),
         "optimal",
     )
+
+
+def test_progress_flag_writes_the_progress_lines_to_stderr_and_leaves_the_answer_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from functools import partial
+
+    from kubefit.solver.cluster.plan import command, progress
+
+    # A tick every millisecond, so that a plan of a few milliseconds shows lines (the CLI ticks each second).
+    monkeypatch.setattr(command, "Progress", partial(progress.Progress, every=0.001))
+    path = mig_file(tmp_path, (*FRAGMENTED, "7g.80gb"))
+    shown = kubefit("plan", "-f", path, "-o", "json", "--progress")
+    quiet = kubefit("plan", "-f", path, "-o", "json", "--no-progress")
+    assert shown.code == quiet.code == 1
+    lines = shown.err.splitlines()
+    assert lines and all(line.startswith("plan: ") for line in lines), shown.err
+    assert quiet.err == ""
+    strip = re.compile(r'"seconds": [0-9.]+')
+    assert strip.sub("", shown.out) == strip.sub("", quiet.out)
