@@ -22,10 +22,10 @@ from typing import Any
 
 import cluster as gen
 
+from kubefit.model.solution import Status
 from kubefit.solver import engines
 from kubefit.solver.explain import Explainer, Options, UnitExplanation
 from kubefit.solver.explain.inputs import class_matcher, holders
-from kubefit.solver.solution import Status
 from kubefit.translate.dra.build import Built, build
 
 NAMESPACE = gen.BENCH_NAMESPACE

@@ -32,7 +32,7 @@ from typing import Any
 
 import cluster as gen
 
-from kubefit.errors import Problem, ProblemList
+from kubefit.model.errors import Problem, ProblemList
 from kubefit.translate import loader, yaml_source
 from kubefit.translate.objects import ObjectSet
 

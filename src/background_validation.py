@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import forking
-from .errors import MAX_PROBLEMS, InputError, Problem
-from .features import FeatureGates
+from .model.errors import MAX_PROBLEMS, InputError, Problem
+from .model.features import FeatureGates
 
 if TYPE_CHECKING:
     from .translate.objects import ObjectSet

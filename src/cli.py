@@ -20,10 +20,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from . import background_validation, gate_options
-from .errors import MAX_PROBLEMS, InputError, KubefitError, Problem, one_line, too_many
-from .features import FeatureGates
+from .model.errors import MAX_PROBLEMS, InputError, KubefitError, Problem, one_line, too_many
+from .model.features import FeatureGates
+from .model.terminal import escape, lines_text
 from .output import FORMATS, default_format, emit, table, write
-from .terminal import escape, lines_text
 from .translate import bounded_read, json_child
 
 log = logging.getLogger("kubefit")
@@ -636,7 +636,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _path_text(p: Problem) -> str:
-    from .errors import format_path
+    from .model.errors import format_path
 
     return format_path(p.path)
 
@@ -721,9 +721,9 @@ def cmd_devices(args: argparse.Namespace) -> int:
 
 
 def cmd_allocate(args: argparse.Namespace) -> int:
+    from .model.solution import Status
     from .solver import engines
     from .solver.render import render_list
-    from .solver.solution import Status
     from .translate.dra.build import build
 
     gates = _gates(args)

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from . import __version__
-from .features import (
+from .model.features import (
     ALL_ALPHA,
     ALL_BETA,
     KNOWN_GATES,
@@ -21,7 +21,7 @@ from .features import (
     spec_at,
     split_gates,
 )
-from .gate_specs import PREVIEW, REMOVED, SPECS, UPSTREAM_COMMIT, UPSTREAM_REPO
+from .model.gate_specs import PREVIEW, REMOVED, SPECS, UPSTREAM_COMMIT, UPSTREAM_REPO
 from .output import FORMATS, emit, table
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from problem_strategies import uses
 
-from kubefit.solver.problem import AttrValue, Device, InUse, Node, NodeView, Problem, Taint
+from kubefit.model.problem import AttrValue, Device, InUse, Node, NodeView, Problem, Taint
 
 CHANGES = (
     "an outcome",

@@ -18,7 +18,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from kubefit.solver.problem import (
+from kubefit.model.problem import (
     FEATURES,
     AttrValue,
     Capacity,

@@ -22,7 +22,8 @@ from gate_support import EVERY_GATE
 from golden import check_golden
 
 from kubefit.cli import main
-from kubefit.features import ALL_ON
+from kubefit.model.features import ALL_ON
+from kubefit.model.node.problem import NodeProblem
 from kubefit.solver.explain.admission import (
     Devices,
     Kubelet,
@@ -34,7 +35,6 @@ from kubefit.solver.explain.admission import (
     rejections,
 )
 from kubefit.solver.node.greedy import GreedyNodeEngine
-from kubefit.solver.node.problem import NodeProblem
 from kubefit.solver.node.view import view
 from kubefit.translate.loader import load
 from kubefit.translate.node.build import StateFiles, build

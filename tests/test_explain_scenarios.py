@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kubefit.features import ALL_ON
+from kubefit.model.features import ALL_ON
 from kubefit.solver import engines
 from kubefit.solver.asp.control import Program
 from kubefit.solver.asp.facts import gather

@@ -20,8 +20,8 @@ from test_background_validation import BAD_SLICE, both
 from test_json_reading import json_texts
 
 from kubefit import background_validation, forking
-from kubefit.errors import InputError
-from kubefit.features import ALL_ON
+from kubefit.model.errors import InputError
+from kubefit.model.features import ALL_ON
 from kubefit.translate import json_child, json_reader, json_tail, loader
 from kubefit.translate.validation import run
 from kubefit.translate.validation.run import validate_objects

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from yaml.nodes import ScalarNode
 
-from kubefit.errors import InputError
+from kubefit.model.errors import InputError
 from kubefit.translate import json_reader, yaml_source
 from kubefit.translate.json_text import SourceText
 from kubefit.translate.loader import load_text

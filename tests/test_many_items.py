@@ -16,7 +16,7 @@ import pytest
 from rules_support import ENTRY, control, one_slot
 
 from kubefit.cli import main
-from kubefit.errors import MAX_PROBLEMS, InputError, Problem, ProblemList, capped
+from kubefit.model.errors import MAX_PROBLEMS, InputError, Problem, ProblemList, capped
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

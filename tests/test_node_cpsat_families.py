@@ -14,11 +14,8 @@ import pytest
 from node_fixtures import cpus
 from node_fixtures import machine as fixture
 
-from kubefit.errors import KubefitError
-from kubefit.solver.node import engines
-from kubefit.solver.node.cpsat import CpsatNodeEngine
-from kubefit.solver.node.greedy import GreedyNodeEngine
-from kubefit.solver.node.problem import (
+from kubefit.model.errors import KubefitError
+from kubefit.model.node.problem import (
     APP,
     INIT,
     SIDECAR,
@@ -30,7 +27,10 @@ from kubefit.solver.node.problem import (
     NodeProblem,
     PodFacts,
 )
-from kubefit.solver.node.solution import NodeSolution, PodAdmission
+from kubefit.model.node.solution import NodeSolution, PodAdmission
+from kubefit.solver.node import engines
+from kubefit.solver.node.cpsat import CpsatNodeEngine
+from kubefit.solver.node.greedy import GreedyNodeEngine
 from kubefit.solver.node.topology import CPUTopology
 from kubefit.solver.node.validate import check
 from kubefit.translate.node.synthetic import synthetic_machine

@@ -16,7 +16,7 @@ from benchmark_modules import benchmark_module
 from kubernetes.client.models import V1alpha3ResourcePoolStatusRequest
 from test_pools_allocatable import brute_force
 
-from kubefit.features import ALL_ON, split_gates
+from kubefit.model.features import ALL_ON, split_gates
 from kubefit.solver.pools import PoolRequest, report, statuses
 from kubefit.solver.pools.gather import pools
 from kubefit.solver.pools.status import PoolStatus

@@ -15,7 +15,7 @@ import yaml
 from fuzz.seeds import Seed, all_seeds
 
 from kubefit.cli import main
-from kubefit.errors import InputError
+from kubefit.model.errors import InputError
 from kubefit.translate import slice_plain
 from kubefit.translate.cel.selector import Features, device_problem
 from kubefit.translate.dra.devices import build_devices

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kubefit.errors import InputError
+from kubefit.model.errors import InputError
 from kubefit.translate.json_text import SourceText
 from kubefit.translate.loader import load
 from kubefit.translate.slice_intern import share

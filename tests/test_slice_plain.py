@@ -24,7 +24,7 @@ from slice_device_strategies import (
     wire_devices,
 )
 
-from kubefit.errors import Problem
+from kubefit.model.errors import Problem
 from kubefit.translate.loader import load_text
 from kubefit.translate.quantity_fields import coerce_quantities
 from kubefit.translate.slice_plain import plain_devices

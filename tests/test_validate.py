@@ -27,9 +27,8 @@ from problem_strategies import (
     uses,
 )
 
-from kubefit.features import ALL_ON
-from kubefit.solver.greedy import GreedyEngine
-from kubefit.solver.problem import (
+from kubefit.model.features import ALL_ON
+from kubefit.model.problem import (
     AttrValue,
     Capacity,
     Claim,
@@ -51,7 +50,8 @@ from kubefit.solver.problem import (
     Toleration,
     Unit,
 )
-from kubefit.solver.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
+from kubefit.model.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
+from kubefit.solver.greedy import GreedyEngine
 from kubefit.solver.validate import Violation, validate
 from kubefit.translate.dra.build import build
 from kubefit.translate.loader import load

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..errors import KubefitError
-from .problem import Problem
-from .solution import Solution, UnitOutcome
+from ..model.errors import KubefitError
+from ..model.problem import Problem
+from ..model.solution import Solution, UnitOutcome
 
 
 class UnsupportedFeature(KubefitError):

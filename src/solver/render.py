@@ -17,15 +17,15 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from ..model.node_selector import for_allocation
+from ..model.problem import NodeSelectorTerm, Toleration
+from ..model.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 from ..translate.dra.build import Built
 from ..translate.dra.extended import EXTENDED_CLAIM_ANNOTATION
 from ..translate.dra.pods import POD_CLAIM_ANNOTATION, ClaimSource
 from ..translate.quantity import Format, Quantity
 from .node_fit import claim_amounts
-from .node_selector import for_allocation
-from .problem import NodeSelectorTerm, Toleration
 from .result_annotations import PREEMPTED_BY, SchedulerAnnotations, annotate, group_status
-from .solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 
 
 def dump(model: Any) -> dict[str, Any]:

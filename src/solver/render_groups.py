@@ -7,11 +7,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ..model.problem import Problem
+from ..model.solution import Solution
 from ..translate.dra.build import Built
 from .cluster.podgroup.conditions import last_conditions, with_condition
-from .problem import Problem
 from .render import dump, uid_of
-from .solution import Solution
 
 
 def group_objects(built: Built, problem: Problem, solution: Solution) -> list[dict[str, Any]]:

@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..model.node_selector import for_allocation, terms_match
+from ..model.problem import Claim, Device, InUse, NodeView, Problem, Unit
+from ..model.solution import ClaimAllocation, Solution, Status, UnitOutcome
 from .engines import Budget
 from .node_fit import shortfalls
-from .node_selector import for_allocation, terms_match
-from .problem import Claim, Device, InUse, NodeView, Problem, Unit
-from .solution import ClaimAllocation, Solution, Status, UnitOutcome
 
 __all__ = ["NodeAnswer", "NodeSearch", "State", "Taken", "solve_units"]
 

@@ -41,13 +41,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..model.claim_holds import release_evicted
+from ..model.node_selector import SelectorError, creation_error, for_allocation, terms_match
+from ..model.problem import (
+    AttrValue,
+    Claim,
+    Device,
+    NodeView,
+    PoolView,
+    Problem,
+    Selectable,
+    Slot,
+    SlotKey,
+    Unit,
+)
+from ..model.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 from .attributes import ValueSet, as_set, intersect, scalar_distinct, scalar_equal
 from .capacity import CapacityError, consumed_amount, device_capacity, fit, resolve_requests, violates
-from .claim_holds import release_evicted
 from .claim_use import status_problem
-from .node_selector import SelectorError, creation_error, for_allocation, terms_match
-from .problem import AttrValue, Claim, Device, NodeView, PoolView, Problem, Selectable, Slot, SlotKey, Unit
-from .solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 
 __all__ = ["Violation", "validate"]
 

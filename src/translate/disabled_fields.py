@@ -15,8 +15,8 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import FieldPath, Problem
-from ..features import FeatureGates
+from ..model.errors import FieldPath, Problem
+from ..model.features import FeatureGates
 from .objects import KubeObject, LazySlice, ObjectSet
 
 CLAIM_KINDS = ("ResourceClaim", "ResourceClaimTemplate")

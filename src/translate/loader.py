@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import FieldPath, InputError, Problem, ProblemList
+from ..model.errors import FieldPath, InputError, Problem, ProblemList
 from . import bounded_read, json_child, kinds
 from .bounded_read import Budget, NotText, TooLarge, TooManyObjects, read_stream, read_text
 from .json_text import SourceText

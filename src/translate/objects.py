@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..errors import FieldPath, Problem
+from ..model.errors import FieldPath, Problem
 from .kinds import KindInfo
 from .paths import render_path
 from .yaml_source import line_of

@@ -27,7 +27,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from .go_strings import GO_SPACE
+from ..model.go_strings import GO_SPACE
 from .quantity_math import INT64_MAX as INT64_MAX
 from .quantity_math import INT64_MIN as INT64_MIN
 from .quantity_math import (

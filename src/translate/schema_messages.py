@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..errors import FieldPath
+from ..model.errors import FieldPath
 from .yaml_source import LineDict, LineList
 
 _KINDS_OF = {

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...model.problem import Claim, InUse, NodeView, Problem, Unit
+from ...model.solution import Solution
 from ..engines import ENGINE_FEATURES, Budget
-from ..problem import Claim, InUse, NodeView, Problem, Unit
-from ..solution import Solution
 from ..units import NodeAnswer, solve_units
 from .search import Cache, search_node
 

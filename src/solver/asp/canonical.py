@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..node_selector import terms_of
+from ...model.node_selector import terms_of
 
 if TYPE_CHECKING:
     from .facts import Builder

@@ -22,11 +22,8 @@ from typing import Any
 
 from clorm import Predicate
 
-from ..attributes import as_set
-from ..capacity import CapacityError, device_capacity, fit
-from ..greedy.allocator import AllocationError, NodeAllocator
-from ..node_selector import is_node_local, selector_hazard, terms_of
-from ..problem import (
+from ...model.node_selector import is_node_local, selector_hazard, terms_of
+from ...model.problem import (
     AttrValue,
     Claim,
     CounterUse,
@@ -40,6 +37,9 @@ from ..problem import (
     SlotKey,
     Taint,
 )
+from ..attributes import as_set
+from ..capacity import CapacityError, device_capacity, fit
+from ..greedy.allocator import AllocationError, NodeAllocator
 from . import canonical
 from . import schema as s
 from .amounts import TooLarge, overdraws, scaled

@@ -21,23 +21,24 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from operator import attrgetter
 
+from ...model.claim_holds import ClaimHold
+from ...model.cluster import names
+from ...model.cluster.facts import Cluster, Node, Pod
+from ...model.cluster.profile import Configuration, default_profile
+from ...model.cluster.record import Eviction, Record
+from ...model.problem import Problem, Unit
+from ...model.solution import NodeOutcome, Solution, Status, UnitOutcome
 from ..adjustment import Adjustment
-from ..claim_holds import ClaimHold
 from ..engines import Budget
-from ..problem import Problem, Unit
-from ..solution import NodeOutcome, Solution, Status, UnitOutcome
 from ..units import NodeAnswer, NodeSearch, short_gangs
-from . import memo, names
+from . import memo
 from .cycle import Cycle, CycleResult
 from .dra import DraContext, hold_of
-from .facts import Cluster, Node, Pod
 from .framework import Code, Handle, NodeInfo, Snapshot
 from .holdings import Holdings
 from .node_outcomes import NodeOutcomes
 from .plugins.dynamic_resources import AllocatorError
 from .podgroup.cycles import GroupCycles
-from .profile import Configuration, default_profile
-from .record import Eviction, Record
 from .runtime import Framework, FrameworkError, nominated_to_add
 
 # The PodScheduled condition's message for a pod held back by its scheduling gates.

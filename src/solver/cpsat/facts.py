@@ -19,10 +19,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ...model.node_selector import selector_hazard
+from ...model.problem import (
+    AttrValue,
+    Claim,
+    Device,
+    InUse,
+    NodeView,
+    PoolView,
+    Problem,
+    Slot,
+    SlotKey,
+    consumption,
+)
 from ..attributes import as_set
 from ..greedy.allocator import AllocationError, NodeAllocator, admits
-from ..node_selector import selector_hazard
-from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey, consumption
 
 GroupSeed = tuple[bool, bool, frozenset[str]]  # (has members, all declared no group, common groups)
 

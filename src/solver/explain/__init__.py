@@ -11,8 +11,8 @@ reasons that name nothing of their own (`classes`, `memo`).
 
 from __future__ import annotations
 
+from ...model.solution import Solution
 from ...translate.dra.build import Built
-from ..solution import Solution
 from .inputs import class_matcher, holders
 from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
 from .report import document, text

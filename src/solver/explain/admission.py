@@ -21,13 +21,13 @@ from typing import Any
 
 import clingo
 
-from ...features import FeatureGates
+from ...model.features import FeatureGates
+from ...model.node.problem import CPUSet, NodeProblem, PodFacts
+from ...model.node.solution import PodAdmission
 from ...translate.node.build import StateFiles, build
 from ...translate.objects import ObjectSet
 from ..asp.control import NODE, Outcome, Program
 from ..node.asp.facts import gather
-from ..node.problem import CPUSet, NodeProblem, PodFacts
-from ..node.solution import PodAdmission
 from ..node.solving import Placed, SolvingAdmitter
 from ..node.view import PodView, view
 from .mus import minimal_core as shrink

@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
+from ...model.problem import Claim, InUse, NodeView, Problem, SlotKey
 from ..asp.facts import Holders, NodeFacts, SlotInfo
 from ..greedy.allocator import AllocationError, NodeAllocator
-from ..problem import Claim, InUse, NodeView, Problem, SlotKey
 from .keys import BOOLS, Column, Numbers, Shapes, claim_key, outcomes, pool_key, value_key
 from .memo import Memo
 

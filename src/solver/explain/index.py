@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
 
+from ...model.problem import Device, PoolView, Taint, consumption
 from ..asp import schema as s
 from ..asp.facts import NodeFacts, SlotInfo
-from ..problem import Device, PoolView, Taint, consumption
 
 BLOCKING = ("NoSchedule", "NoExecute")
 

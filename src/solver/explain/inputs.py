@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...errors import CelError
+from ...model.errors import CelError
+from ...model.problem import SlotKey
 from ...translate.cel.selector import Selector, device_problem, input_at
 from ...translate.dra.build import Built
 from ...translate.dra.selectable import SelectorCache, selector_reads
 from ...translate.validation.run import cel_features
-from ..problem import SlotKey
 from .reasons import ClassMatch
 
 

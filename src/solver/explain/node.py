@@ -15,13 +15,13 @@ from functools import cached_property
 import clingo
 from clorm import Predicate
 
+from ...model.problem import Claim, InUse, NodeView, Problem, Unit
+from ...model.solution import Status
 from ..asp.control import Outcome, Program
 from ..asp.facts import Holders, NodeFacts, TooLarge, gather
 from ..engines import Budget
 from ..greedy import search_node as greedy_search
 from ..greedy.allocator import AllocationError
-from ..problem import Claim, InUse, NodeView, Problem, Unit
-from ..solution import Status
 from .hints import Hint, hints, render_hint
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, Verdict

@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 
+from ...model.problem import PoolView, SlotKey, Taint
 from ..asp import schema as s
 from ..asp.facts import NodeFacts, SlotInfo
 from ..capacity import device_capacity
-from ..problem import PoolView, SlotKey, Taint
 from ..render import quantity_text
 from .index import NodeIndex
 from .keys import outcomes

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...model.node_selector import creation_error
+from ...model.problem import Claim, InUse, NodeView, Problem, Unit
+from ...model.solution import Solution, Status
 from ..engines import ENGINE_FEATURES, Budget
-from ..node_selector import creation_error
-from ..problem import Claim, InUse, NodeView, Problem, Unit
-from ..solution import Solution, Status
 from ..units import NodeAnswer, Taken, solve_units
 from .allocator import AllocationError, BudgetExceeded, NodeAllocator
 

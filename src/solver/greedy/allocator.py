@@ -21,9 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..attributes import DistinctState, MatchState
-from ..capacity import CapacityError, as_published, fit
-from ..problem import (
+from ...model.problem import (
     AttrValue,
     Claim,
     Device,
@@ -35,7 +33,9 @@ from ..problem import (
     Slot,
     SlotKey,
 )
-from ..solution import ClaimAllocation, DeviceResult
+from ...model.solution import ClaimAllocation, DeviceResult
+from ..attributes import DistinctState, MatchState
+from ..capacity import CapacityError, as_published, fit
 from .shared import Number, fold, shared
 
 

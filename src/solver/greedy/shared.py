@@ -19,8 +19,8 @@ import weakref
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
+from ...model.problem import Device, InUse, NodeView, PoolView, Problem
 from ..capacity import CapacityError, fit
-from ..problem import Device, InUse, NodeView, PoolView, Problem
 
 Number = int | Fraction
 GroupState = tuple[bool, bool, frozenset[str]]

@@ -7,9 +7,9 @@ import importlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ...errors import KubefitError
-from .problem import NodeProblem
-from .solution import NodeSolution
+from ...model.errors import KubefitError
+from ...model.node.problem import NodeProblem
+from ...model.node.solution import NodeSolution
 
 
 class NodeEngine(Protocol):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...features import FeatureGates
+from ...model.features import FeatureGates
 from ...translate.dra.build import build
 from ...translate.objects import ObjectSet
 from .allocatable import Solver

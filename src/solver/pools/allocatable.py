@@ -30,9 +30,9 @@ from fractions import Fraction
 
 from ortools.sat.python import cp_model
 
+from ...model.problem import Device, NodeView, PoolView, Problem, consumption
 from ..cpsat.scale import integral
 from ..greedy.allocator import NodeAllocator, admits
-from ..problem import Device, NodeView, PoolView, Problem, consumption
 from .gather import blocked
 
 GroupState = tuple[bool, bool, frozenset[str]]  # the allocator's: has members, all group-less, common groups

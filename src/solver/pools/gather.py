@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from ...model.problem import Device, Node, Placement, PoolView, Problem
 from ...translate.dra.build import Built
 from ...translate.dra.devices import DeviceTable, SliceInfo
 from ...translate.dra.pools import gather
 from ...translate.objects import slice_spec
-from ..problem import Device, Node, Placement, PoolView, Problem
 from .request import PoolRequest
 
 

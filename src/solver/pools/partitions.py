@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...translate.go_strings import go_quote
-from ..problem import Device
+from ...model.go_strings import go_quote
+from ...model.problem import Device
 from .gather import PoolFacts
 
 MAX_STATUS_LIST_ITEMS = 32  # +k8s:maxItems on the status lists

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import InputError, Problem
+from ...model.errors import InputError, Problem
 from ...translate.validation import FieldError
 from ...translate.validation.names import (
     invalid,

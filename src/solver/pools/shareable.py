@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ...model.problem import Problem
 from ..capacity import device_capacity
-from ..problem import Problem
 from ..render import quantity_text
 from .gather import PoolFacts
 from .partitions import MAX_STATUS_LIST_ITEMS

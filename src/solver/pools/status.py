@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..problem import Problem
+from ...model.problem import Problem
 from .allocatable import Solver
 from .gather import PoolFacts, blocked
 from .partitions import PartitionGroup, partition_groups

@@ -6,11 +6,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ...errors import InputError, Problem
-from ...features import ALL_ON, FeatureGates
-from ...solver import problem as facts
-from ...solver.pod_shape import PodShape
-from ...solver.problem import FEATURES, Claim, Gang, InUse, Node, NodeView, Unit
+from ...model import problem as facts
+from ...model.errors import InputError, Problem
+from ...model.features import ALL_ON, FeatureGates
+from ...model.pod_shape import PodShape
+from ...model.problem import FEATURES, Claim, Gang, InUse, Node, NodeView, Unit
 from ..objects import ObjectSet
 from ..quantity import QuantityError
 from ..sched.cluster import cluster_facts

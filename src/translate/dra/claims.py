@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ...solver.problem import Claim, Constraint, DerivedAttribute, Request, Slot, Toleration
+from ...model.problem import Claim, Constraint, DerivedAttribute, Request, Slot, Toleration
 from .amounts import quantity
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ...solver.problem import (
+from ...model.problem import (
     AttrValue,
     Capacity,
     CapacityPolicy,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ...solver.problem import NodeAllocatable
+from ...model.problem import NodeAllocatable
 from ..objects import KubeObject
 from ..quantity import Quantity
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from ...solver.pod_shape import Charges, ClaimCharge, ContainerShape, PodShape
-from ...solver.pod_shape import requests as shape_requests
+from ...model.pod_shape import Charges, ClaimCharge, ContainerShape, PodShape
+from ...model.pod_shape import requests as shape_requests
 from ..objects import KubeObject, ObjectSet
 from ..quantity import Quantity
 

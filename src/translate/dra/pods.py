@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...solver.pod_shape import PodShape
-from ...solver.problem import Gang
+from ...model.pod_shape import PodShape
+from ...model.problem import Gang
 from ..objects import KubeObject, ObjectSet
 from ..sched.priority import Priorities
 from .extended import Mapping as ExtendedMapping

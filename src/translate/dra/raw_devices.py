@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import CelRuntimeError
-from ...solver.problem import AttrValue, Capacity, CounterUse, Device, Placement, Taint
+from ...model.errors import CelRuntimeError
+from ...model.problem import AttrValue, Capacity, CounterUse, Device, Placement, Taint
 from ..cel.selector import DEFAULT_FEATURES, AttributeValue, DeviceInput, attribute_value
 from ..objects import KubeObject
 from .amounts import quantity

@@ -1,4 +1,4 @@
-"""Objects -> what the device taint eviction controller reads (`kubefit.solver.taints.facts`).
+"""Objects -> what the device taint eviction controller reads (`kubefit.model.taints`).
 
 Devices come from the Problem's device table with only the taints their ResourceSlices
 publish (the controller reads slices as drivers publish them and matches DeviceTaintRules
@@ -12,16 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...features import FeatureGates
-from ...solver.problem import Device, Taint
-from ...solver.taints.facts import (
-    AllocatedClaim,
-    AllocatedDevice,
-    EvictionFacts,
-    PodUse,
-    RuleSelector,
-    TaintRule,
-)
+from ...model.features import FeatureGates
+from ...model.problem import Device, Taint
+from ...model.taints import AllocatedClaim, AllocatedDevice, EvictionFacts, PodUse, RuleSelector, TaintRule
 from ..objects import KubeObject, ObjectSet, shell_of
 from .claims import toleration
 from .devices import _taint, build_devices

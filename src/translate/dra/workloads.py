@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ...errors import InputError
+from ...model.errors import InputError
 from ..kinds import lookup
 from ..objects import KubeObject, ObjectSet
 from ..validation.go_integers import type_error

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import InputError, Problem
-from ...features import FeatureGates
-from ...solver.node.problem import CPUState, MemoryState, NodeProblem
+from ...model.errors import InputError, Problem
+from ...model.features import FeatureGates
+from ...model.node.problem import CPUState, MemoryState, NodeProblem
 from ..bounded_read import NotText, TooLarge, read_text, refused
 from ..kubelet_config import KubeletConfiguration
 from ..node_topology import NodeTopology

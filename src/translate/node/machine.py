@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...solver.node.problem import CPUInfo, Machine, NUMAMemory
+from ...model.node.problem import CPUInfo, Machine, NUMAMemory
 from ..node_topology import NodeTopology
 from ..quantity import Quantity
 

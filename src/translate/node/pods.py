@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import InputError
-from ...features import FeatureGates
-from ...solver.node.problem import APP, INIT, SIDECAR, ContainerFacts, DeviceGroup, PodFacts
-from ..go_strings import go_quote
+from ...model.errors import InputError
+from ...model.features import FeatureGates
+from ...model.go_strings import go_quote
+from ...model.node.problem import APP, INIT, SIDECAR, ContainerFacts, DeviceGroup, PodFacts
 from ..objects import KubeObject, LazySlice, ObjectSet
 from ..quantity import Quantity, QuantityError
 from ..quantity_fields import quantity_values

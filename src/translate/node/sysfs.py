@@ -10,9 +10,9 @@ import re
 import stat
 from pathlib import Path
 
-from ...errors import InputError
+from ...model.cpuset import MAX_CPUS, CPUListError, parse_cpuset
+from ...model.errors import InputError
 from ..bounded_read import NotText, TooLarge, read_text
-from ..cpuset import MAX_CPUS, CPUListError, parse_cpuset
 from ..node_topology import MAX_NUMA_NODES
 from .sources import RawCPU, RawNode
 

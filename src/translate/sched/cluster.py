@@ -7,9 +7,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...features import FeatureGates
-from ...solver.cluster import facts
-from ...solver.cluster.profile import Configuration
+from ...model.cluster import facts
+from ...model.cluster.profile import Configuration
+from ...model.features import FeatureGates
 from ..dra.devices import _taint
 from ..dra.pod_resources import bound_requests, node_allocatable
 from ..dra.workloads import expand

@@ -7,8 +7,8 @@ KubeSchedulerConfiguration the scheduler runs its v1 defaults: one `default-sche
 
 from __future__ import annotations
 
-from ...features import ALL_ON, FeatureGates
-from ...solver.cluster.profile import Configuration, default_profile
+from ...model.cluster.profile import Configuration, default_profile
+from ...model.features import ALL_ON, FeatureGates
 from ..objects import ObjectSet
 
 KIND = "KubeSchedulerConfiguration"

@@ -13,8 +13,8 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from ...solver.cluster import facts
-from ...solver.problem import NodeSelectorTerm
+from ...model.cluster import facts
+from ...model.problem import NodeSelectorTerm
 from ..dra.claims import toleration
 from ..dra.devices import node_selector_term, node_selector_terms
 from ..dra.pod_resources import pod_requests

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from kubernetes.client.models import V1CapacityRequestPolicy, V1DeviceCapacity
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .list_rules import duplicates
 from .names import (

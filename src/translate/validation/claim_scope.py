@@ -12,7 +12,7 @@ from functools import partial
 
 from kubernetes.client.models import V1DeviceClaim
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .list_rules import validate_set
 from .names import invalid, validate_dns1123_label

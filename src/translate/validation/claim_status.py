@@ -20,7 +20,7 @@ from kubernetes.client.models import (
     V1ResourceClaimStatus,
 )
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .claim_scope import ALLOCATION_RESULTS_MAX_SIZE, ClaimScope, validate_request_ref, validate_request_refs
 from .device_binding import validate_binding_conditions, validate_skip_node_operations

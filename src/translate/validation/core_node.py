@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .names import (
     Raw,

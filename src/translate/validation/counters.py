@@ -11,7 +11,7 @@ from operator import attrgetter
 
 from kubernetes.client.models import V1CounterSet, V1DeviceCounterConsumption
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .list_rules import validate_list
 from .names import (

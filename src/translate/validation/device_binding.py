@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .list_rules import duplicates, validate_list
 from .names import duplicate, go_string_slice, invalid, not_supported, validate_label_name

@@ -26,7 +26,7 @@ from kubernetes.client.models import (
     V1ExactDeviceRequest,
 )
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .claim_scope import DEVICE_REQUESTS_MAX_SIZE, ClaimScope, validate_request_refs
 from .device_class import (

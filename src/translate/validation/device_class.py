@@ -12,7 +12,7 @@ from typing import Any
 
 from kubernetes.client.models import V1DeviceClass, V1DeviceSelector, V1OpaqueDeviceConfiguration
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .list_rules import validate_list
 from .names import (

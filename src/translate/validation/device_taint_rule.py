@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from kubernetes.client.models import V1DeviceTaint, V1DeviceTaintRule, V1DeviceToleration
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .list_rules import validate_list
 from .names import (

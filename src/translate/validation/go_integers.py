@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from ..model_fields import any_below, integer_shape, models_in, unversioned, wire_name
 from . import FieldError
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TypeVar
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .names import Value, duplicate, too_many
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..cpuset import MAX_CPUS, CPUListError, bounded, parse_ranges
+from ...model.cpuset import MAX_CPUS, CPUListError, bounded, parse_ranges
 from ..kubelet_config import KubeletConfiguration
 from ..node.eviction import ThresholdError, parse_threshold
 from ..node_topology import MAX_NUMA_NODES, NodeTopology

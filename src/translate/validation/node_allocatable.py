@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from kubernetes.client.models import V1DeviceCapacity, V1NodeAllocatableResource
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .names import invalid, is_node_allocatable_resource_name, not_found, required, validate_quantity
 

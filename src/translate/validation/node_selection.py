@@ -19,7 +19,7 @@ from kubernetes.client.models import (
     V1ResourceSliceSpec,
 )
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .names import (
     Raw,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .names import (
     byte_len,

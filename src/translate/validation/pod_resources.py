@@ -20,7 +20,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from ..quantity import Quantity
 from . import FieldError, ValidationContext, unstorable
 from .names import (

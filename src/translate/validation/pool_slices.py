@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...errors import Problem
+from ...model.errors import Problem
 from ..objects import KubeObject, slice_spec
 
 _PATH = ("spec", "pool", "resourceSliceCount")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from kubernetes.client.models import ResourceV1ResourceClaim, V1ObjectMeta, V1ResourceClaimTemplate
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .claim_scope import claim_scope
 from .claim_status import validate_claim_status

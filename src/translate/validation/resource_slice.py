@@ -15,7 +15,7 @@ from typing import Any
 
 from kubernetes.client.models import V1DeviceAttribute, V1ResourceSlice, V1ResourceSliceSpec
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .counters import validate_shared_counters
 from .device_binding import validate_skip_node_operations

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import MAX_PROBLEMS, FieldPath, Problem
-from ...features import ALL_ON, FeatureGates
+from ...model.errors import MAX_PROBLEMS, FieldPath, Problem
+from ...model.features import ALL_ON, FeatureGates
 from ..cel.environment import Features
 from ..cel.selector import compile_error_text
 from ..objects import KubeObject, LazySlice, ObjectSet

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from kubernetes.client.models import V1NodeSelectorRequirement, V1NodeSelectorTerm
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from ..sched import config_model as m
 from ..sched.go_duration import SECOND, format_duration, parse
 from . import FieldError

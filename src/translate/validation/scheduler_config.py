@@ -14,11 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...errors import FieldPath
-from ...features import KNOWN_GATES, FeatureGates
-from ...solver.cluster import names
-from ...solver.cluster.framework import BIND, QUEUE_SORT
-from ...solver.cluster.profile import (
+from ...model.cluster import names
+from ...model.cluster.points import BIND, QUEUE_SORT
+from ...model.cluster.profile import (
     FRAMEWORK_ORDER,
     MULTI_POINT,
     ExpansionError,
@@ -27,6 +25,8 @@ from ...solver.cluster.profile import (
     expand,
     interface,
 )
+from ...model.errors import FieldPath
+from ...model.features import KNOWN_GATES, FeatureGates
 from ..sched import config_model as m
 from ..sched.defaulting import Defaulted, DefaultedProfile, defaulted, enabled_names
 from ..sched.go_duration import format_duration

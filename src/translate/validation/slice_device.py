@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from kubernetes.client.models import V1Device, V1DeviceAttribute
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .capacity import validate_capacity
 from .counters import validate_consumes_counters

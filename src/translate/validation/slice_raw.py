@@ -22,7 +22,7 @@ from typing import Any
 
 from kubernetes.client.models import V1Device, V1ResourceSlice
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .counters import (
     RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION,

@@ -13,7 +13,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from ....errors import InputError
+from ....model.errors import InputError
 
 Doc = dict[str, Any]
 MAX_COPIES = 256

@@ -13,9 +13,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...problem import Claim, Problem, Unit
+from ....model.cluster.facts import Pod
+from ....model.problem import Claim, Problem, Unit
 from ..dra import DraContext
-from ..facts import Pod
 
 
 @dataclass

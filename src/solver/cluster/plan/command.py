@@ -11,12 +11,12 @@ import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ....errors import InputError
+from ....model.errors import InputError
+from ....model.solution import Status
+from ....model.terminal import lines_text
 from ....output import table
-from ....terminal import lines_text
 from ...deadline import Deadline
 from ...render import with_summary
-from ...solution import Status
 from .capacity import MAX_COPIES, copies, copy_name, read_template, template_name
 from .planner import PlanOptions, PlanResult, plan
 from .progress import Progress

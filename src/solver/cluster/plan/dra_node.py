@@ -20,12 +20,12 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from ....model.problem import Claim, InUse, NodeView, Problem
 from ...cpsat import build as node_build
 from ...cpsat.counts import one_alternative
 from ...cpsat.facts import NodeFacts, SlotFacts, gather
 from ...cpsat.model import NodeModel
 from ...greedy.allocator import AllocationError
-from ...problem import Claim, InUse, NodeView, Problem
 from .classes import PodClass
 
 # The node engine's families, but for one alternative per firstAvailable request: here a request is taken

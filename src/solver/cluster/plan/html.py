@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from html import escape as _html_escape
 from typing import Any
 
-from ....terminal import escape as _terminal_escape
+from ....model.terminal import escape as _terminal_escape
 from ....translate.quantity import Quantity
 from ....translate.quantity_text import QuantityError
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ....model.solution import Solution, Status, UnitOutcome
 from ....output import to_yaml
 from ....translate.loader import load_text
 from ....translate.node.build import StateFiles
 from ....translate.node.build import build as node_build
 from ....translate.objects import ObjectSet
 from ...node import engines as node_engines
-from ...solution import Solution, Status, UnitOutcome
 from .decode import Placement
 
 

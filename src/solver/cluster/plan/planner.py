@@ -20,13 +20,13 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ....model.cluster import names
+from ....model.problem import Problem
+from ....model.solution import Solution, Status
 from ...deadline import Deadline
 from ...engines import Budget
 from ...greedy import GreedyEngine
-from ...problem import Problem
 from ...result_annotations import printing_seconds
-from ...solution import Solution, Status
-from .. import names
 from ..scheduler import Run
 from .check import PlanError, finish
 from .classes import PodClass, classes

@@ -15,17 +15,17 @@ from collections.abc import Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ...problem import Unit
-from ...solution import Status as Outcome
-from ...solution import UnitOutcome
-from ..facts import Pod
+from ....model.cluster.facts import Pod
+from ....model.cluster.podgroup import COMPOSITE, GroupFact, Groups
+from ....model.cluster.record import PlacementRecord, Record
+from ....model.problem import Unit
+from ....model.solution import Status as Outcome
+from ....model.solution import UnitOutcome
 from ..framework import Code, NodeInfo, Status, error, unresolvable, unschedulable
 from ..plugins.dynamic_resources import AllocatorError
-from ..record import PlacementRecord, Record
 from ..runtime import FrameworkError
 from .algorithm import Algorithm, GroupResult, PodResult, Revert
 from .conditions import cycle_conditions
-from .facts import COMPOSITE, GroupFact, Groups
 from .info import GroupInfo, Placement, Proposed
 from .post_filter import post_filter
 from .validation import entity_key, validate

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .. import names
+from ....model.cluster import names
+from ....model.cluster.podgroup import PREEMPTION_POLICY_GATE, WORKLOAD_PREEMPTION
+from ....model.cluster.record import Eviction
 from ..framework import Code, Status
-from ..record import Eviction
 from .algorithm import Algorithm, GroupResult, Reverts, successful_leaves
-from .facts import PREEMPTION_POLICY_GATE, WORKLOAD_PREEMPTION
 from .info import GroupInfo, Placement
 from .preemption import (
     PREFIX,

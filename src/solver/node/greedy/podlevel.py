@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ....model.node.problem import APP, INIT, SIDECAR, Block, PodFacts
 from ..admission import EmptyPodSharedPoolError, UnexpectedAdmissionError
 from ..bitmask import Hint
-from ..problem import APP, INIT, SIDECAR, Block, PodFacts
 from .accumulator import NotEnoughCPUs
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..problem import NodeSelectorTerm, Taint, Toleration
-from .podgroup.facts import Groups
+from .podgroup import Groups
 
 if TYPE_CHECKING:
     from .profile import Configuration

@@ -8,7 +8,7 @@ objects kubefit reads (volumes, node-declared features, binding).
 
 from __future__ import annotations
 
-from .framework import (
+from .points import (
     BIND,
     FILTER,
     PLACEMENT_FEASIBLE,

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...features import ALL_ON, FeatureGates
+from ..features import ALL_ON, FeatureGates
 from . import args as plugin_args
 from . import names
-from .framework import (
+from .points import (
     BIND,
     FILTER,
     MAX_NODE_SCORE,

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from .facts import Pod
-
-if TYPE_CHECKING:
-    from .runtime import NodeScores
 
 
 @dataclass(frozen=True)
@@ -100,3 +96,14 @@ class Record:
         """Scored nodes, best first (ties in the order the cycle evaluated them)."""
         order = sorted(range(len(self.ranked)), key=lambda i: -self.ranked[i].total)
         return [(self.ranked[i].node, self.ranked[i].total) for i in order]
+
+
+@dataclass
+class NodeScores:
+    """One node's scores: per plugin after NormalizeScore (before weight), weighted, and the total. The
+    maps may be shared with other nodes' (and other cycles'): read them, never change them."""
+
+    node: str
+    plugin: dict[str, int] = field(default_factory=dict)
+    weighted: dict[str, int] = field(default_factory=dict)
+    total: int = 0
