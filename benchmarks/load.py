@@ -33,8 +33,9 @@ from typing import Any
 import cluster as gen
 
 from kubefit.model.errors import Problem, ProblemList
-from kubefit.translate import loader, yaml_source
-from kubefit.translate.objects import ObjectSet
+from kubefit.translate.kube.objects import ObjectSet
+from kubefit.translate.loader import loading as loader
+from kubefit.translate.reading import yaml_source
 
 
 def cpu(fn: Callable[[], Any], repeat: int) -> tuple[Any, float]:

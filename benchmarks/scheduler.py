@@ -33,7 +33,7 @@ from kubefit.solver import engines
 from kubefit.solver.render import render_list
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import build
-from kubefit.translate.objects import ObjectSet
+from kubefit.translate.kube.objects import ObjectSet
 
 PROFILES: dict[str, dict[str, Any]] = {
     "default": {},

@@ -28,7 +28,7 @@ from .model.errors import MAX_PROBLEMS, InputError, Problem
 from .model.features import FeatureGates
 
 if TYPE_CHECKING:
-    from .translate.objects import ObjectSet
+    from .translate.kube import ObjectSet
 
 log = logging.getLogger("kubefit")
 

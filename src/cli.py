@@ -24,7 +24,7 @@ from .model.errors import MAX_PROBLEMS, InputError, KubefitError, Problem, one_l
 from .model.features import FeatureGates
 from .model.terminal import escape, lines_text
 from .output import FORMATS, default_format, emit, table, write
-from .translate import bounded_read, json_child
+from .translate.reading import bounded_read, json_child
 
 log = logging.getLogger("kubefit")
 

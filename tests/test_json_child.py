@@ -22,7 +22,8 @@ from test_json_reading import json_texts
 from kubefit import background_validation, forking
 from kubefit.model.errors import InputError
 from kubefit.model.features import ALL_ON
-from kubefit.translate import json_child, json_reader, json_tail, loader
+from kubefit.translate.loader import loading as loader
+from kubefit.translate.reading import json_child, json_reader, json_tail
 from kubefit.translate.validation import run
 from kubefit.translate.validation.run import validate_objects
 

@@ -15,10 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_loader_speed_paths import paths, shape
 
-from kubefit.translate import json_reader, json_text, yaml_source
-from kubefit.translate.json_text import JsonLines, SourceText
-from kubefit.translate.yaml_limits import MAX_DEPTH, too_deep
-from kubefit.translate.yaml_source import Document, LineDict, line_of, read_documents, reference_documents
+from kubefit.translate.reading import json_reader, json_text, yaml_source
+from kubefit.translate.reading.json_text import JsonLines, SourceText
+from kubefit.translate.reading.yaml_limits import MAX_DEPTH, too_deep
+from kubefit.translate.reading.yaml_source import (
+    Document,
+    LineDict,
+    line_of,
+    read_documents,
+    reference_documents,
+)
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

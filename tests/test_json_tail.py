@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_json_reading import summary
 
-from kubefit.translate import json_reader, json_tail
-from kubefit.translate.json_tail import TailFirst, head_documents
-from kubefit.translate.json_text import SourceText
-from kubefit.translate.yaml_source import LineDict
+from kubefit.translate.reading import json_reader, json_tail
+from kubefit.translate.reading.json_tail import TailFirst, head_documents
+from kubefit.translate.reading.json_text import SourceText
+from kubefit.translate.reading.yaml_source import LineDict
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -18,10 +18,16 @@ from hypothesis import strategies as st
 from yaml.nodes import ScalarNode
 
 from kubefit.model.errors import InputError
-from kubefit.translate import json_reader, yaml_source
-from kubefit.translate.json_text import SourceText
 from kubefit.translate.loader import load_text
-from kubefit.translate.yaml_source import LineDict, LineList, line_of, read_documents, reference_documents
+from kubefit.translate.reading import json_reader, yaml_source
+from kubefit.translate.reading.json_text import SourceText
+from kubefit.translate.reading.yaml_source import (
+    LineDict,
+    LineList,
+    line_of,
+    read_documents,
+    reference_documents,
+)
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -227,7 +227,7 @@ BIG_NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: a}\nspec:\n  podCIDRs:\
 
 
 def test_a_yaml_document_past_the_recorded_events_reads_as_usual(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kubefit.translate import yaml_source
+    from kubefit.translate.reading import yaml_source
 
     whole = [d.data for d in yaml_source.read_documents(BIG_NODE, "f") if not isinstance(d, Problem)]
     monkeypatch.setattr(yaml_source, "RECORDED_EVENTS", 50)
@@ -238,7 +238,7 @@ def test_a_yaml_document_past_the_recorded_events_reads_as_usual(monkeypatch: py
 def test_a_large_yaml_document_that_needs_pyyamls_composer_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from kubefit.translate import yaml_source
+    from kubefit.translate.reading import yaml_source
 
     monkeypatch.setattr(yaml_source, "RECORDED_EVENTS", 50)
     (problem,) = yaml_source.read_documents(BIG_NODE + "  taints: !!null\n", "f")
@@ -249,7 +249,7 @@ def test_a_large_yaml_document_that_needs_pyyamls_composer_is_refused(
 def test_a_problem_deep_in_a_huge_yaml_object_is_located_at_what_is_known(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kubefit.translate import yaml_source
+    from kubefit.translate.reading import yaml_source
 
     path = tmp_path / "node.yaml"
     path.write_text(BIG_NODE + "  bogus: 1\n", encoding="utf-8")

@@ -27,7 +27,7 @@ from kubefit.solver.cluster.plugins.noderesources.fit import Fit
 from kubefit.solver.cluster.plugins.podgroup_pods_count import PodGroupPodsCount
 from kubefit.solver.cluster.plugins.topology_placement import TopologyPlacement
 from kubefit.solver.cluster.podgroup.info import GroupInfo, Placement, Proposed
-from kubefit.translate.objects import ObjectSet
+from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.sched.config import configuration
 
 NS = "ns1"

@@ -16,7 +16,7 @@ from kubefit.translate.quantity import (
     Quantity,
     QuantityError,
 )
-from kubefit.translate.quantity_text import _scan
+from kubefit.translate.quantity.text import _scan
 
 # --- parsing ---------------------------------------------------------------------------
 

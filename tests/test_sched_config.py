@@ -35,8 +35,8 @@ from kubefit.model.cluster.profile import (
 from kubefit.model.errors import InputError, format_path
 from kubefit.model.features import ALL_ON, FeatureGates
 from kubefit.model.problem import NodeRequirement, NodeSelectorTerm
+from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.loader import load_text
-from kubefit.translate.objects import ObjectSet
 from kubefit.translate.sched import config_model as m
 from kubefit.translate.sched.config import configuration
 from kubefit.translate.sched.defaulting import defaulted

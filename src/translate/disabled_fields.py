@@ -17,7 +17,7 @@ from typing import Any
 
 from ..model.errors import FieldPath, Problem
 from ..model.features import FeatureGates
-from .objects import KubeObject, LazySlice, ObjectSet
+from .kube import KubeObject, LazySlice, ObjectSet
 
 CLAIM_KINDS = ("ResourceClaim", "ResourceClaimTemplate")
 # Kinds the API server serves only with a gate on; kube-scheduler ignores them with it off.

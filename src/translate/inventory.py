@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cel.selector import AttributeValue
-from .nodes import selector_matches
-from .objects import KubeObject, LazySlice, ObjectSet, slice_spec
+from .kube import KubeObject, LazySlice, ObjectSet, selector_matches, slice_spec
 
 
 @dataclass(frozen=True)

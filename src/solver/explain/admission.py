@@ -24,8 +24,8 @@ import clingo
 from ...model.features import FeatureGates
 from ...model.node.problem import CPUSet, NodeProblem, PodFacts
 from ...model.node.solution import PodAdmission
+from ...translate.kube import ObjectSet
 from ...translate.node.build import StateFiles, build
-from ...translate.objects import ObjectSet
 from ..asp.control import NODE, Outcome, Program
 from ..node.asp.facts import gather
 from ..node.solving import Placed, SolvingAdmitter

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...model.features import FeatureGates
 from ...translate.dra.build import build
-from ...translate.objects import ObjectSet
+from ...translate.kube import ObjectSet
 from .allocatable import Solver
 from .gather import pools
 from .render import document, text

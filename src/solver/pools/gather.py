@@ -19,7 +19,7 @@ from ...model.problem import Device, Node, Placement, PoolView, Problem
 from ...translate.dra.build import Built
 from ...translate.dra.devices import DeviceTable, SliceInfo
 from ...translate.dra.pools import gather
-from ...translate.objects import slice_spec
+from ...translate.kube import slice_spec
 from .request import PoolRequest
 
 

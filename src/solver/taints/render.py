@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...output import table
-from ...translate.objects import ObjectSet
+from ...translate.kube import ObjectSet
 from ..render import dump
 from .evict import PodEviction
 from .go_time import parse_time, rfc3339

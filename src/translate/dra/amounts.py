@@ -14,9 +14,8 @@ from typing import Any
 
 from ...model.errors import InputError
 from ...model.go_strings import go_quote
-from ..objects import KubeObject
+from ..kube import KubeObject, quantity_values
 from ..quantity import Quantity, QuantityError
-from ..quantity_fields import quantity_values
 
 
 @lru_cache(maxsize=4096)

@@ -11,7 +11,7 @@ from ...model.errors import InputError, Problem
 from ...model.features import ALL_ON, FeatureGates
 from ...model.pod_shape import PodShape
 from ...model.problem import FEATURES, Claim, Gang, InUse, Node, NodeView, Unit
-from ..objects import ObjectSet
+from ..kube import ObjectSet
 from ..quantity import QuantityError
 from ..sched.cluster import cluster_facts
 from ..sched.config import configuration

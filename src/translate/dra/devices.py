@@ -25,7 +25,7 @@ from ...model.problem import (
     Taint,
 )
 from ..cel.selector import AttributeValue, DeviceInput
-from ..objects import KubeObject, LazySlice, ObjectSet, slice_spec
+from ..kube import KubeObject, LazySlice, ObjectSet, slice_spec
 from ..quantity import QuantityError
 from .amounts import located, quantity
 from .node_allocatable import device_node_allocatable

@@ -16,7 +16,7 @@ from typing import Any
 
 from kubernetes.client.models import V1ResourceClaimSpec
 
-from ..objects import KubeObject, ObjectSet
+from ..kube import KubeObject, ObjectSet
 from ..quantity import Quantity
 
 IMPLICIT_PREFIX = "deviceclass.resource.kubernetes.io/"

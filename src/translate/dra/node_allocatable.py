@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...model.problem import NodeAllocatable
-from ..objects import KubeObject
+from ..kube import KubeObject
 from ..quantity import Quantity
 
 

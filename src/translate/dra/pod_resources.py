@@ -19,7 +19,7 @@ from typing import Any
 
 from ...model.pod_shape import Charges, ClaimCharge, ContainerShape, PodShape
 from ...model.pod_shape import requests as shape_requests
-from ..objects import KubeObject, ObjectSet
+from ..kube import KubeObject, ObjectSet
 from ..quantity import Quantity
 
 PODS = "pods"

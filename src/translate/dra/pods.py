@@ -15,7 +15,7 @@ from typing import Any
 
 from ...model.pod_shape import PodShape
 from ...model.problem import Gang
-from ..objects import KubeObject, ObjectSet
+from ..kube import KubeObject, ObjectSet
 from ..sched.priority import Priorities
 from .extended import Mapping as ExtendedMapping
 from .extended import class_mapping, pod_extended

@@ -13,7 +13,7 @@ from typing import Any
 from ...model.errors import CelRuntimeError
 from ...model.problem import AttrValue, Capacity, CounterUse, Device, Placement, Taint
 from ..cel.selector import DEFAULT_FEATURES, AttributeValue, DeviceInput, attribute_value
-from ..objects import KubeObject
+from ..kube import KubeObject
 from .amounts import quantity
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from ...model.features import FeatureGates
 from ...model.problem import Device, Taint
 from ...model.taints import AllocatedClaim, AllocatedDevice, EvictionFacts, PodUse, RuleSelector, TaintRule
-from ..objects import KubeObject, ObjectSet, shell_of
+from ..kube import KubeObject, ObjectSet, shell_of
 from .claims import toleration
 from .devices import _taint, build_devices
 from .pods import ClaimResolver, ClaimSource

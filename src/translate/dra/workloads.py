@@ -12,8 +12,7 @@ import hashlib
 from typing import Any
 
 from ...model.errors import InputError
-from ..kinds import lookup
-from ..objects import KubeObject, ObjectSet
+from ..kube import KubeObject, ObjectSet, lookup
 from ..validation.go_integers import type_error
 
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"

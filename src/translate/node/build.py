@@ -9,10 +9,10 @@ from typing import Any
 from ...model.errors import InputError, Problem
 from ...model.features import FeatureGates
 from ...model.node.problem import CPUState, MemoryState, NodeProblem
-from ..bounded_read import NotText, TooLarge, read_text, refused
+from ..kube import KubeObject, ObjectSet
 from ..kubelet_config import KubeletConfiguration
 from ..node_topology import NodeTopology
-from ..objects import KubeObject, ObjectSet
+from ..reading import NotText, TooLarge, read_text, refused
 from .checkpoint import read_cpu_state, read_memory_state
 from .machine import machine_of
 from .pods import pod_facts

@@ -8,8 +8,8 @@ from typing import Any
 
 from ...model.cpuset import MAX_CPUS
 from ...model.errors import InputError, Problem
-from ..bounded_read import JSONRefused, NotText, TooLarge, load_json, read_text, refused
 from ..node_topology import MAX_NUMA_NODES
+from ..reading import JSONRefused, NotText, TooLarge, load_json, read_text, refused
 from .sources import RawCPU, RawNode
 
 

@@ -10,9 +10,8 @@ from ...model.errors import InputError
 from ...model.features import FeatureGates
 from ...model.go_strings import go_quote
 from ...model.node.problem import APP, INIT, SIDECAR, ContainerFacts, DeviceGroup, PodFacts
-from ..objects import KubeObject, LazySlice, ObjectSet
+from ..kube import KubeObject, LazySlice, ObjectSet, quantity_values
 from ..quantity import Quantity, QuantityError
-from ..quantity_fields import quantity_values
 
 QOS_RESOURCES = ("cpu", "memory")
 NUMA_ATTRIBUTE = "resource.kubernetes.io/numaNode"

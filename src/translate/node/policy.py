@@ -8,8 +8,8 @@ from ...model.cpuset import format_cpuset, parse_cpuset, parse_ranges, within
 from ...model.errors import InputError
 from ...model.features import FeatureGates
 from ...model.node.problem import KubeletPolicy, Machine
+from ..kube import KubeObject
 from ..kubelet_config import KubeletConfiguration
-from ..objects import KubeObject
 from ..quantity import Quantity
 from .eviction import parse_threshold, reserved_bytes
 

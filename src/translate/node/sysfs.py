@@ -12,8 +12,8 @@ from pathlib import Path
 
 from ...model.cpuset import MAX_CPUS, CPUListError, parse_cpuset
 from ...model.errors import InputError
-from ..bounded_read import NotText, TooLarge, read_text
 from ..node_topology import MAX_NUMA_NODES
+from ..reading import NotText, TooLarge, read_text
 from .sources import RawCPU, RawNode
 
 log = logging.getLogger("kubefit")

@@ -13,7 +13,7 @@ from ...model.features import FeatureGates
 from ..dra.devices import _taint
 from ..dra.pod_resources import bound_requests, node_allocatable
 from ..dra.workloads import expand
-from ..objects import KubeObject, ObjectSet
+from ..kube import KubeObject, ObjectSet
 from .groups import group_facts
 from .pods import label_selector, pod_facts
 from .priority import Priorities

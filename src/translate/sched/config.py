@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...model.cluster.profile import Configuration, default_profile
 from ...model.features import ALL_ON, FeatureGates
-from ..objects import ObjectSet
+from ..kube import ObjectSet
 
 KIND = "KubeSchedulerConfiguration"
 

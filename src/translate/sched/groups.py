@@ -21,7 +21,7 @@ from ...model.cluster.podgroup import (
     Groups,
 )
 from ...model.features import FeatureGates
-from ..objects import KubeObject, ObjectSet
+from ..kube import KubeObject, ObjectSet
 from .priority import Priorities
 
 

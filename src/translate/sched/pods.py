@@ -18,7 +18,7 @@ from ...model.problem import NodeSelectorTerm
 from ..dra.claims import toleration
 from ..dra.devices import node_selector_term, node_selector_terms
 from ..dra.pod_resources import pod_requests
-from ..objects import KubeObject
+from ..kube import KubeObject
 from .priority import Priority
 
 DEFAULT_MILLI_CPU = 100  # the non-zero cpu request scoring assumes for a container without one

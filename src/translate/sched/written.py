@@ -14,7 +14,7 @@ from ...model.cluster.profile import Configuration, Profile
 from ...model.errors import InputError, Problem
 from ...model.features import FeatureGates
 from ...model.problem import NodeRequirement, NodeSelectorTerm
-from ..objects import KubeObject
+from ..kube import KubeObject
 from ..validation.scheduler_config import configuration_errors
 from . import config_model as m
 from .config import KIND

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...model.errors import Problem
-from ..objects import KubeObject, slice_spec
+from ..kube import KubeObject, slice_spec
 
 _PATH = ("spec", "pool", "resourceSliceCount")
 

@@ -11,8 +11,7 @@ from ...model.errors import MAX_PROBLEMS, FieldPath, Problem
 from ...model.features import ALL_ON, FeatureGates
 from ..cel.environment import Features
 from ..cel.selector import compile_error_text
-from ..objects import KubeObject, LazySlice, ObjectSet
-from ..quantity_fields import quantity_values
+from ..kube import KubeObject, LazySlice, ObjectSet, quantity_values
 from . import FieldError, ValidationContext, unstorable
 from .go_integers import integer_errors
 from .names import validate_dns1123_label, validate_quantity

@@ -24,8 +24,7 @@ from html import escape as _html_escape
 from typing import Any
 
 from ....model.terminal import escape as _terminal_escape
-from ....translate.quantity import Quantity
-from ....translate.quantity_text import QuantityError
+from ....translate.quantity import Quantity, QuantityError
 
 CELL = 12  # cell side, px
 PITCH = 14  # cell side plus the gap between cells and between rows

@@ -11,10 +11,10 @@ from typing import Any
 
 from ....model.solution import Solution, Status, UnitOutcome
 from ....output import to_yaml
+from ....translate.kube import ObjectSet
 from ....translate.loader import load_text
 from ....translate.node.build import StateFiles
 from ....translate.node.build import build as node_build
-from ....translate.objects import ObjectSet
 from ...node import engines as node_engines
 from .decode import Placement
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..model.errors import FieldPath
+from ...model.errors import FieldPath
 
 
 def _unwrap(annotation: Any) -> Any:

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..model.errors import Problem
+from ...model.errors import Problem
 
 SUFFIXES = (".yaml", ".yml", ".json")
 

@@ -27,10 +27,10 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..model.go_strings import GO_SPACE
-from .quantity_math import INT64_MAX as INT64_MAX
-from .quantity_math import INT64_MIN as INT64_MIN
-from .quantity_math import (
+from ...model.go_strings import GO_SPACE
+from .exact import (
+    INT64_MAX,
+    INT64_MIN,
     Amount,
     amount_add,
     amount_mul,
@@ -39,19 +39,19 @@ from .quantity_math import (
     digit_count,
     div_away,
     fits_int64,
+    go_pow10,
     int_to_str,
     scale_up,
     strip_zeros,
 )
-from .quantity_math import go_pow10 as go_pow10
-from .quantity_text import ERR_FORMAT_WRONG as ERR_FORMAT_WRONG
-from .quantity_text import ERR_NOT_INT64 as ERR_NOT_INT64
-from .quantity_text import ERR_NUMERIC as ERR_NUMERIC
-from .quantity_text import ERR_SUFFIX as ERR_SUFFIX
-from .quantity_text import SPLIT_RE as SPLIT_RE
-from .quantity_text import Format as Format
-from .quantity_text import QuantityError as QuantityError
-from .quantity_text import canonical_text, go_json_number, parse_text
+from .text import (
+    ERR_NOT_INT64,
+    Format,
+    QuantityError,
+    canonical_text,
+    go_json_number,
+    parse_text,
+)
 
 # Go would grind through arbitrarily long big.Int alignments; refusing beyond this
 # keeps a hostile exponent from hanging the process. No real quantity is close.

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from ..model.errors import FieldPath, InputError, Problem
+from ...model.errors import FieldPath, InputError, Problem
 
 log = logging.getLogger("kubefit")
 

@@ -13,15 +13,7 @@ import math
 from decimal import Decimal
 from typing import NamedTuple
 
-from .quantity_math import (
-    INT64_MAX,
-    cmp_magnitude,
-    div_away,
-    fits_int64,
-    int_from_digits,
-    int_to_str,
-    strip_zeros,
-)
+from .exact import INT64_MAX, cmp_magnitude, div_away, fits_int64, int_from_digits, int_to_str, strip_zeros
 
 
 class Format(enum.StrEnum):

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Container
 from typing import TYPE_CHECKING, Any
 
-from ..model.errors import FieldPath
+from ...model.errors import FieldPath
 from .bounded_read import TooManyObjects, max_objects
 from .json_text import (
     LONGEST_KEY,

@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..model.errors import FieldPath
-from .yaml_source import LineDict, LineList
+from ...model.errors import FieldPath
+from ..reading import LineDict, LineList
 
 _KINDS_OF = {
     "int_type": "an integer",
@@ -54,7 +54,7 @@ def schema_message(err: Any, model: type[BaseModel] | None = None, path: FieldPa
     if kind == "missing":
         return "Required value"
     if kind in _INTEGER_ERRORS and model is not None:
-        from .validation.go_integers import type_error
+        from ..validation.go_integers import type_error
 
         decoded = type_error(model, path, err.get("input"))
         if decoded is not None:

@@ -8,10 +8,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..model.errors import FieldPath, Problem
+from ...model.errors import FieldPath, Problem
+from ..reading import line_of
 from .kinds import KindInfo
 from .paths import render_path
-from .yaml_source import line_of
 
 
 @dataclass

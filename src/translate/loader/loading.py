@@ -23,17 +23,28 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from ..model.errors import FieldPath, InputError, Problem, ProblemList
-from . import bounded_read, json_child, kinds
-from .bounded_read import Budget, NotText, TooLarge, TooManyObjects, read_stream, read_text
-from .json_text import SourceText
-from .objects import KubeObject, LazySlice, ObjectSet
-from .paths import render_path
-from .quantity_fields import coerce_quantities
+from ...model.errors import FieldPath, InputError, Problem, ProblemList
+from ..kube import KubeObject, LazySlice, ObjectSet, coerce_quantities, kinds, render_path
+from ..reading import (
+    MAX_DEPTH,
+    Budget,
+    Document,
+    LineList,
+    NotText,
+    SourceText,
+    TooLarge,
+    TooManyObjects,
+    bounded_read,
+    gc_paused,
+    json_child,
+    line_of,
+    read_documents,
+    read_stream,
+    read_text,
+    rereader,
+    walk,
+)
 from .schema_messages import schema_message
-from .source_files import rereader, walk
-from .yaml_limits import MAX_DEPTH
-from .yaml_source import Document, LineList, gc_paused, line_of, read_documents
 
 # Kinds that exist only in the core group, so a missing apiVersion can only mean "v1".
 _CORE_ONLY_KINDS = frozenset(
@@ -112,7 +123,7 @@ def load_text(text: str, file: str = "<input>", *, strict: bool = False) -> Obje
 @contextlib.contextmanager
 def _proofs_forgotten() -> Iterator[None]:
     """What the reader proved of the device lists it read is for this load only."""
-    from .slice_plain import forget
+    from ..reading import forget
 
     try:
         yield
@@ -402,7 +413,7 @@ def _lazy_slice(
     """A ResourceSlice whose devices are all plain, read without a model per device: the slice is
     validated without its devices (which the plain subset guarantees the model accepts as they are).
     None when anything needs the full path, which then reports exactly what it always has."""
-    from .slice_plain import proven_once
+    from ..reading import proven_once
 
     spec = data.get("spec")
     if not isinstance(spec, dict) or not spec.get("devices") or not proven_once(spec["devices"]):

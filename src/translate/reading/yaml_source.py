@@ -42,7 +42,7 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode
 
-from ..model.errors import FieldPath, Problem
+from ...model.errors import FieldPath, Problem
 from . import yaml_scalars
 from .bounded_read import TooManyObjects, max_objects
 from .json_text import SourceText
