@@ -35,7 +35,7 @@ import cluster as gen
 from kubefit.model.errors import Problem, ProblemList
 from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.loader import loading as loader
-from kubefit.translate.reading import yaml_source
+from kubefit.translate.reading import documents, yaml_reference, yaml_source
 
 
 def cpu(fn: Callable[[], Any], repeat: int) -> tuple[Any, float]:
@@ -79,7 +79,7 @@ def stages(
 
 def _paused() -> Any:
     # The loader reads with the garbage collector paused (`load` does; validating is timed the same way).
-    return getattr(yaml_source, "gc_paused", contextlib.nullcontext)
+    return getattr(documents, "gc_paused", contextlib.nullcontext)
 
 
 def measure(directory: str, fmt: str, repeat: int) -> list[list[str]]:
@@ -90,7 +90,7 @@ def measure(directory: str, fmt: str, repeat: int) -> list[list[str]]:
             texts[path] = f.read()
     size = f"{sum(len(t.encode()) for t in texts.values()) / 1e6:.1f}"
     rows = []
-    reference = getattr(yaml_source, "reference_documents", None)
+    reference = getattr(yaml_reference, "reference_documents", None)
     if reference is not None:
         # The reader before the fast paths, on the same text, so that one run shows both.
         count, parse_s, validate_s = stages(reference, contextlib.nullcontext, texts, repeat)

@@ -134,10 +134,10 @@ def test_a_lists_last_items_are_made_first(
     path.write_text(namespaces_list(60))
     expected = loaded(path)
     if void:  # forked with the child: the items read in order meet no item where the tail begins
-        run = json_tail._item_run
+        run = json_tail.item_run
         monkeypatch.setattr(
             json_tail,
-            "_item_run",
+            "item_run",
             lambda *a: run(*a[:-1], a[-1] + 1) if len(a) == 10 and a[-1] >= 0 else run(*a),
         )
     made: list[int] = []

@@ -15,11 +15,12 @@ from .bounded_read import (
     read_text,
     refused,
 )
+from .documents import Document, LineDict, LineList, gc_paused, line_of
 from .json_text import SourceText
 from .slice_plain import forget, proven_once
 from .source_files import rereader, walk
 from .yaml_limits import MAX_DEPTH
-from .yaml_source import Document, LineDict, LineList, gc_paused, line_of, read_documents
+from .yaml_source import read_documents
 
 __all__ = [
     "MAX_DEPTH",

@@ -167,10 +167,10 @@ class _Records:
 
 def _read_one(path: str, records: _Records) -> None:
     from . import slice_plain
+    from .documents import Document, gc_paused
     from .json_reader import collected_documents, json_facts, json_start, plain_documents
     from .json_tail import TailFirst, head_documents
     from .source_files import rereader
-    from .yaml_source import Document, gc_paused
 
     try:
         with open(path, "rb") as f:

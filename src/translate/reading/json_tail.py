@@ -23,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .json_reader import _BLANK, _SPACE, _item_run, _json_items, _Lines, _root_entries, _skip
+from .documents import Document, LineDict, LineList
 from .json_text import JsonLines, KeyTally, SourceText
-from .yaml_source import Document, LineDict, LineList
+from .json_walk import BLANK, SPACE, Lines, item_run, json_items, root_entries, skip
 
 # The tail starts past the last sixth of the items' text: enough for a dump's pods and claims, and
 # read before the process has imported what it needs.
@@ -42,13 +42,28 @@ class TailFirst:
     sent: bool = False
     head_items: int | None = None  # once read, if the tail held: how many items come before it
 
+    def read_items(
+        self,
+        text: str,
+        items_at: int,
+        root: LineDict,
+        start: int,
+        lines: Lines,
+        key_line: int,
+        finder: JsonLines,
+        scan: Any,
+        source: SourceText,
+        each: Callable[[Any], None],
+    ) -> tuple[LineList, int, LineDict | None]:
+        return read_tail_first(text, items_at, root, start, lines, key_line, finder, scan, source, each, self)
+
 
 def read_tail_first(
     text: str,
     items_at: int,
     root: LineDict,
     start: int,
-    lines: _Lines,
+    lines: Lines,
     key_line: int,
     finder: JsonLines,
     scan: Any,
@@ -62,7 +77,7 @@ def read_tail_first(
     cut = _tail_start(text, items_at)
     early = _read_tail(text, cut, items_at, root, start, finder, scan, source, each, tail) if cut else None
     if cut is None or early is None:
-        items, after = _json_items(text, items_at, lines, scan, source, each, top=False)
+        items, after = json_items(text, items_at, lines, scan, source, each, top=False)
         return items, after, None
     tail_items, rest, end, tail_keys = early
     tail.send(_tail_root(root, key_line, tail_items, rest))
@@ -70,8 +85,8 @@ def read_tail_first(
     # The items before the tail (there is one at least: the cut is past the first).
     items = LineList()
     items.line = lines(items_at)
-    first = _skip(_SPACE, text, items_at + 1)
-    after, landed = _item_run(text, first, items, lines, scan, source, each, None, items_at, cut)
+    first = skip(SPACE, text, items_at + 1)
+    after, landed = item_run(text, first, items, lines, scan, source, each, None, items_at, cut)
     if not landed:  # no item begins at the cut: the items are read in order, the tail is void
         if tail.tally is not None:
             tail.tally.keys -= tail_keys
@@ -85,7 +100,7 @@ def read_tail_first(
 def _tail_start(text: str, items_at: int) -> int | None:
     """Where the tail would begin: an object opening a line at the first item's indentation, past the
     last sixth of the items' text (None: no such line, or the items are not on lines of their own)."""
-    first = _skip(_SPACE, text, items_at + 1)
+    first = skip(SPACE, text, items_at + 1)
     line_start = text.rfind("\n", items_at, first)
     if line_start < 0 or text[first] != "{":
         return None
@@ -112,19 +127,19 @@ def _read_tail(
     if tally is not None:
         tally.fold()
     counted = tally.keys if tally is not None else 0
-    lines = _Lines(text)
+    lines = Lines(text)
     lines.line += text.count("\n", 0, cut)
     lines.offset = cut
     items = LineList()
     items.line = 1 + text.count("\n", 0, items_at)
     rest = LineDict()
     try:
-        end, _ = _item_run(text, cut, items, lines, scan, source, each, None, items_at)
-        i = _skip(_SPACE, text, end)
+        end, _ = item_run(text, cut, items, lines, scan, source, each, None, items_at)
+        i = skip(SPACE, text, end)
         if text[i] == ",":
             held = (*root, "items")
-            i = _root_entries(
-                text, _skip(_SPACE, text, i + 1), rest, start, lines, finder, scan, source, each, held=held
+            i = root_entries(
+                text, skip(SPACE, text, i + 1), rest, start, lines, finder, scan, source, each, held=held
             )
         elif text[i] == "}":
             i += 1
@@ -135,7 +150,7 @@ def _read_tail(
     kind = rest["kind"] if "kind" in rest else root.get("kind")
     if (
         i < 0
-        or _skip(_BLANK, text, i) != len(text)
+        or skip(BLANK, text, i) != len(text)
         or not (isinstance(kind, str) and kind.endswith("List"))
         or not all(item.__class__ is LineDict for item in items)
     ):

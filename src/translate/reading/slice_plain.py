@@ -17,7 +17,7 @@ from itertools import chain, repeat
 from operator import is_, itemgetter
 from typing import Any
 
-from .yaml_source import LineDict, LineList
+from .documents import LineDict, LineList
 
 # Model fields a plain device may set. Left out: request policies, taints, node selection, binding
 # conditions, node-allocatable mappings and list attributes (nested models the dicts would have to
