@@ -1,7 +1,7 @@
 """Work a forked child does beside the command line's process, its results sent back as pickled records.
 
 The command line hands a child work that does not change what the process goes on with: reading large
-JSON files (`translate.json_child`, whose documents come back marshalled in a record), the API
+JSON files (`translate.reading.json_child`, whose documents come back marshalled in a record), the API
 validation of what was loaded (`background_validation`). A child has the process's memory as it was at
 the fork, without a copy; it writes nothing to the terminal and ends with os._exit. Where forking is
 not safe (no fork, another thread running) or not wanted, nothing is forked and the process does the

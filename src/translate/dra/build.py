@@ -19,7 +19,8 @@ from ..validation.run import cel_features
 from .allocated import allocated_status
 from .amounts import located
 from .claims import build_claim
-from .devices import DeviceTable, build_devices, node_selector_terms
+from .devices import DeviceTable, build_devices
+from .field_facts import node_selector_terms
 from .in_use import claim_holds, in_use
 from .pod_resources import PODS, bound_usage, node_allocatable
 from .pods import ClaimResolver, ClaimSource, PodUnit, pod_units

@@ -15,6 +15,7 @@ from ...model.problem import AttrValue, Capacity, CounterUse, Device, Placement,
 from ..cel.selector import DEFAULT_FEATURES, AttributeValue, DeviceInput, attribute_value
 from ..kube import KubeObject
 from .amounts import quantity
+from .field_facts import attr_value
 
 
 class RawDevices:
@@ -161,7 +162,6 @@ _AttributePart = tuple[AttributeValue, AttrValue, CelRuntimeError | None, Any]  
 
 
 def _attribute(key: str, value: dict[str, Any]) -> _Attribute:
-    from .devices import attr_value
 
     view = AttributeValue.of(value)
     try:

@@ -17,7 +17,8 @@ from ...model.problem import Device, Taint
 from ...model.taints import AllocatedClaim, AllocatedDevice, EvictionFacts, PodUse, RuleSelector, TaintRule
 from ..kube import KubeObject, ObjectSet, shell_of
 from .claims import toleration
-from .devices import _taint, build_devices
+from .devices import build_devices
+from .field_facts import taint_of
 from .pods import ClaimResolver, ClaimSource
 
 
@@ -60,7 +61,7 @@ def _rule(obj: KubeObject) -> TaintRule:
         uid=str(meta.uid or ""),
         generation=int(meta.generation or 1),  # the API server starts every rule at 1
         selector=selector,
-        taint=_dated(_taint(model.spec.taint), _created(obj)),
+        taint=_dated(taint_of(model.spec.taint), _created(obj)),
     )
 
 

@@ -153,15 +153,15 @@ _KNOWN: list[KindInfo] = [
         "kubelet.config.k8s.io",
         "v1beta1",
         "KubeletConfiguration",
-        ".kubelet_config:KubeletConfiguration",
+        "..kubelet_config:KubeletConfiguration",
         False,
     ),
-    KindInfo("kubefit.io", "v1alpha1", "NodeTopology", ".node_topology:NodeTopology", False),
+    KindInfo("kubefit.io", "v1alpha1", "NodeTopology", "..node_topology:NodeTopology", False),
     KindInfo(
         "kubescheduler.config.k8s.io",
         "v1",
         "KubeSchedulerConfiguration",
-        ".sched.config_model:KubeSchedulerConfiguration",
+        "..sched.config_model:KubeSchedulerConfiguration",
         False,
     ),
 ]

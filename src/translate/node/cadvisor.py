@@ -10,7 +10,7 @@ from ...model.cpuset import MAX_CPUS
 from ...model.errors import InputError, Problem
 from ..node_topology import MAX_NUMA_NODES
 from ..reading import JSONRefused, NotText, TooLarge, load_json, read_text, refused
-from .sources import RawCPU, RawNode
+from .raw_topology import RawCPU, RawNode
 
 
 def _fail(path: str, where: str, message: str) -> InputError:

@@ -14,7 +14,7 @@ from ...model.cpuset import MAX_CPUS, CPUListError, parse_cpuset
 from ...model.errors import InputError
 from ..node_topology import MAX_NUMA_NODES
 from ..reading import NotText, TooLarge, read_text
-from .sources import RawCPU, RawNode
+from .raw_topology import RawCPU, RawNode
 
 log = logging.getLogger("kubefit")
 

@@ -10,7 +10,7 @@ from typing import Any
 from ...model.cluster import facts
 from ...model.cluster.profile import Configuration
 from ...model.features import FeatureGates
-from ..dra.devices import _taint
+from ..dra.field_facts import taint_of
 from ..dra.pod_resources import bound_requests, node_allocatable
 from ..dra.workloads import expand
 from ..kube import KubeObject, ObjectSet
@@ -30,7 +30,7 @@ def node_facts(obj: KubeObject, allocatable: Mapping[str, int] | None = None) ->
     return facts.Node(
         name=obj.name,
         labels=dict(model.metadata.labels or {}),
-        taints=tuple(_taint(t) for t in (spec.taints if spec is not None else None) or ()),
+        taints=tuple(taint_of(t) for t in (spec.taints if spec is not None else None) or ()),
         unschedulable=bool(spec is not None and spec.unschedulable),
         allocatable=dict(allocatable if allocatable is not None else node_allocatable(obj) or {}),
         images=images,

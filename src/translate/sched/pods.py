@@ -16,7 +16,7 @@ from typing import Any
 from ...model.cluster import facts
 from ...model.problem import NodeSelectorTerm
 from ..dra.claims import toleration
-from ..dra.devices import node_selector_term, node_selector_terms
+from ..dra.field_facts import node_selector_term, node_selector_terms
 from ..dra.pod_resources import pod_requests
 from ..kube import KubeObject
 from .priority import Priority

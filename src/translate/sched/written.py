@@ -17,7 +17,6 @@ from ...model.problem import NodeRequirement, NodeSelectorTerm
 from ..kube import KubeObject
 from ..validation.scheduler_config import configuration_errors
 from . import config_model as m
-from .config import KIND
 from .defaulting import Defaulted, DefaultedProfile, defaulted
 from .go_duration import SECOND, parse
 
@@ -26,7 +25,8 @@ def written_configuration(written: list[KubeObject], gates: FeatureGates) -> Con
     """The configuration of the input's KubeSchedulerConfigurations (kube-scheduler reads one)."""
     first = written[0]
     if len(written) > 1:
-        message = f"kube-scheduler reads one {KIND}; the first is at {first.file}:{first.line}"
+        # `written` are the objects of one kind (config.KIND)
+        message = f"kube-scheduler reads one {first.kind}; the first is at {first.file}:{first.line}"
         raise InputError([obj.problem(("kind",), message) for obj in written[1:]])
     cfg = first.model
     assert isinstance(cfg, m.KubeSchedulerConfiguration)
