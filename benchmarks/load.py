@@ -35,6 +35,7 @@ import cluster as gen
 from kubefit.model.errors import Problem, ProblemList
 from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.loader import loading as loader
+from kubefit.translate.loader.objects_of import objects_of
 from kubefit.translate.reading import documents, yaml_reference, yaml_source
 
 
@@ -60,7 +61,7 @@ def _validate(docs: list[Any]) -> int:
     for doc in docs:
         if isinstance(doc, Problem):
             raise SystemExit(f"the generated cluster does not parse: {doc}")
-        objects.objects.extend(loader._objects_of(doc, problems, False))
+        objects.objects.extend(objects_of(doc, problems, False))
     loader._check_duplicates(objects, problems)
     if problems.errors or problems.warnings:
         raise SystemExit(f"the generated cluster has problems: {[*problems.errors, *problems.warnings][0]}")
