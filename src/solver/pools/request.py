@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from ...model.errors import InputError, Problem
 from ...translate.validation import FieldError
+from ...translate.validation.field_errors import invalid
 from ...translate.validation.names import (
-    invalid,
     validate_driver_name,
     validate_fully_qualified_name,
     validate_pool_name,

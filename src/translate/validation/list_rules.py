@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from ...model.errors import FieldPath
 from . import FieldError
-from .names import Value, duplicate, too_many
+from .field_errors import Value, duplicate, too_many
 
 T = TypeVar("T")
 ItemCheck = Callable[[T, FieldPath], list[FieldError]]

@@ -11,14 +11,11 @@ from typing import TYPE_CHECKING
 
 from ...model.errors import FieldPath
 from . import FieldError
+from .field_errors import forbidden, messages_as_invalid, required, too_long
 from .names import (
     byte_len,
-    forbidden,
     is_dns1123_subdomain,
     is_qualified_name,
-    messages_as_invalid,
-    required,
-    too_long,
     validate_dns1123_label,
     validate_dns1123_subdomain,
     validate_label_name,

@@ -14,8 +14,9 @@ from ..cel.selector import compile_error_text
 from ..kube import KubeObject, LazySlice, ObjectSet, quantity_values
 from . import FieldError, ValidationContext, unstorable
 from .go_integers import integer_errors
-from .names import validate_dns1123_label, validate_quantity
+from .names import validate_dns1123_label
 from .object_meta import validate_object_meta
+from .quantities import validate_quantity
 
 
 @dataclass

@@ -32,16 +32,8 @@ from ..sched.defaulting import Defaulted, DefaultedProfile, defaulted, enabled_n
 from ..sched.go_duration import format_duration
 from . import FieldError, ValidationContext
 from . import scheduler_args as args_checks
-from .names import (
-    Raw,
-    compact_json,
-    duplicate,
-    go_quote,
-    invalid,
-    is_extended_resource_name,
-    is_qualified_name,
-    required,
-)
+from .field_errors import Raw, compact_json, duplicate, go_quote, invalid, required
+from .names import is_extended_resource_name, is_qualified_name
 
 GROUP = "kubescheduler.config.k8s.io"
 PERCENTAGE_RANGE = "not in valid range [0-100]"
