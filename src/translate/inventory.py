@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cel.selector import AttributeValue
-from .kube import KubeObject, LazySlice, ObjectSet, selector_matches, slice_spec
+from .kube import KubeObject, LazySlice, ObjectSet, slice_spec
+from .nodes import selector_matches
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from .kube import KubefitModel, ObjectModel, QuantityText
+from .model_base import KubefitModel, ObjectModel, QuantityText
 
 # Fields of KubeletConfiguration v1beta1 that do not affect what kubefit predicts.
 IGNORED_FIELDS = frozenset(

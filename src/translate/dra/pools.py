@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ...model.problem import Device, Node, NodeView, Placement, PoolView
-from ..kube import term_matches
+from ..nodes import term_matches
 from .devices import DeviceTable, SliceInfo
 
 OPTIONAL_NODE_OPERATIONS = "DRAOptionalNodeOperations"

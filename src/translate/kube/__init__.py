@@ -1,24 +1,18 @@
 """Kubernetes objects as kubefit reads them: which model reads which kind (`kinds`), the objects loaded
 and the set of them (`objects`), field paths as the API server prints them (`paths`), what the client's
-models say of a field (`model_fields`, `quantity_fields`), the base of kubefit's own kinds
-(`model_base`), and node selectors (`nodes`)."""
+models say of a field (`model_fields`, `quantity_fields`)."""
 
 from . import kinds
 from .kinds import lookup
-from .model_base import KubefitModel, ObjectModel, QuantityText
 from .model_fields import any_below, integer_shape, models_in, unversioned, wire_name
-from .nodes import selector_matches, term_matches
 from .objects import KubeObject, LazySlice, ObjectSet, shell_of, slice_spec
 from .paths import render_path
 from .quantity_fields import coerce_quantities, quantity_values
 
 __all__ = [
     "KubeObject",
-    "KubefitModel",
     "LazySlice",
-    "ObjectModel",
     "ObjectSet",
-    "QuantityText",
     "any_below",
     "coerce_quantities",
     "integer_shape",
@@ -27,10 +21,8 @@ __all__ = [
     "models_in",
     "quantity_values",
     "render_path",
-    "selector_matches",
     "shell_of",
     "slice_spec",
-    "term_matches",
     "unversioned",
     "wire_name",
 ]

@@ -1,4 +1,4 @@
-"""KubeSchedulerConfiguration -> the Configuration kubefit's scheduler runs (`solver.cluster.profile`).
+"""KubeSchedulerConfiguration -> the Configuration kubefit's scheduler runs (`model.cluster.profile`).
 
 The configuration is defaulted as kube-scheduler v1 defaults it and refused, with every
 problem located in its file, where kube-scheduler would refuse to start with it (`written`). Without a

@@ -18,7 +18,7 @@ from kubernetes.client.models import V1LabelSelector, V1NodeAffinity
 from pydantic import AfterValidator, Discriminator, Field, Strict, Tag
 from pydantic_core import PydanticCustomError
 
-from ..kube import KubefitModel, ObjectModel
+from ..model_base import KubefitModel, ObjectModel
 from .go_duration import DurationError, parse
 
 API_VERSION = "kubescheduler.config.k8s.io/v1"
