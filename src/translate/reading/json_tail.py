@@ -55,46 +55,32 @@ class TailFirst:
         source: SourceText,
         each: Callable[[Any], None],
     ) -> tuple[LineList, int, LineDict | None]:
-        return read_tail_first(text, items_at, root, start, lines, key_line, finder, scan, source, each, self)
-
-
-def read_tail_first(
-    text: str,
-    items_at: int,
-    root: LineDict,
-    start: int,
-    lines: Lines,
-    key_line: int,
-    finder: JsonLines,
-    scan: Any,
-    source: SourceText,
-    each: Callable[[Any], None],
-    tail: TailFirst,
-) -> tuple[LineList, int, LineDict | None]:
-    """The List's items (its `[` at `items_at`), and where the reading goes on: past the whole root,
-    with the root's entries after the items (a LineDict), if the tail held; past the items, None, if
-    not."""
-    cut = _tail_start(text, items_at)
-    early = _read_tail(text, cut, items_at, root, start, finder, scan, source, each, tail) if cut else None
-    if cut is None or early is None:
-        items, after = json_items(text, items_at, lines, scan, source, each, top=False)
-        return items, after, None
-    tail_items, rest, end, tail_keys = early
-    tail.send(_tail_root(root, key_line, tail_items, rest))
-    tail.sent = True
-    # The items before the tail (there is one at least: the cut is past the first).
-    items = LineList()
-    items.line = lines(items_at)
-    first = skip(SPACE, text, items_at + 1)
-    after, landed = item_run(text, first, items, lines, scan, source, each, None, items_at, cut)
-    if not landed:  # no item begins at the cut: the items are read in order, the tail is void
-        if tail.tally is not None:
-            tail.tally.keys -= tail_keys
-        return items, after, None
-    tail.head_items = len(items)
-    items.extend(tail_items)
-    items.item_lines.extend(tail_items.item_lines)
-    return items, end, rest
+        """The List's items (its `[` at `items_at`), and where the reading goes on: past the whole root,
+        with the root's entries after the items (a LineDict), if the tail held; past the items, None, if
+        not."""
+        cut = _tail_start(text, items_at)
+        early = (
+            _read_tail(text, cut, items_at, root, start, finder, scan, source, each, self) if cut else None
+        )
+        if cut is None or early is None:
+            items, after = json_items(text, items_at, lines, scan, source, each, top=False)
+            return items, after, None
+        tail_items, rest, end, tail_keys = early
+        self.send(_tail_root(root, key_line, tail_items, rest))
+        self.sent = True
+        # The items before the tail (there is one at least: the cut is past the first).
+        items = LineList()
+        items.line = lines(items_at)
+        first = skip(SPACE, text, items_at + 1)
+        after, landed = item_run(text, first, items, lines, scan, source, each, None, items_at, cut)
+        if not landed:  # no item begins at the cut: the items are read in order, the tail is void
+            if self.tally is not None:
+                self.tally.keys -= tail_keys
+            return items, after, None
+        self.head_items = len(items)
+        items.extend(tail_items)
+        items.item_lines.extend(tail_items.item_lines)
+        return items, end, rest
 
 
 def _tail_start(text: str, items_at: int) -> int | None:

@@ -72,7 +72,7 @@ class ItemsFirst(Protocol):
         each: Callable[[Any], None],
     ) -> tuple[LineList, int, LineDict | None]:
         """The items (their `[` at `items_at`), where the reading goes on, and the root's entries after
-        the items when they were read too (see json_tail.read_tail_first)."""
+        the items when they were read too (see json_tail.TailFirst)."""
         ...
 
 
