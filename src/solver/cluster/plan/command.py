@@ -15,9 +15,10 @@ from ....model.errors import InputError
 from ....model.solution import Status
 from ....model.terminal import lines_text
 from ....output import table
+from ....translate.node_template import read_template
 from ...deadline import Deadline
 from ...render import with_summary
-from .capacity import MAX_COPIES, copies, copy_name, read_template, template_name
+from .capacity import MAX_COPIES, copies, copy_name, template_name
 from .planner import PlanOptions, PlanResult, plan
 from .progress import Progress
 from .summary import Summary, priority_of, summarize
