@@ -15,6 +15,7 @@ from ....model.errors import InputError
 from ....model.solution import Status
 from ....model.terminal import lines_text
 from ....output import table
+from ....translate.node.planned import kubelet_facts
 from ....translate.node_template import read_template
 from ...deadline import Deadline
 from ...render import with_summary
@@ -69,7 +70,9 @@ def run_plan(
             built = build(list(args.filename))
             # The budget starts once the input is read: every phase after spends it.
             clock = Deadline(args.time_limit)
-            opts = options(args, args.engine, progress, clock, document=with_document)
+            opts = options(
+                args, args.engine, progress, clock, document=with_document, kubelet=kubelet_facts(built)
+            )
             result = plan(built.problem, opts, built)
             capacity = None
         progress.enter("printing")
@@ -116,7 +119,7 @@ def _capacity(
         count = cap
     built = _with_copies(args, build, docs, count)
     names = tuple(copy_name(name, i) for i in range(1, count + 1))
-    more = {"optional_nodes": names, "require_priority": required}
+    more = {"optional_nodes": names, "require_priority": required, "kubelet": kubelet_facts(built)}
     result = plan(built.problem, options(args, "cpsat", progress, clock, **more), built)
     new_nodes = [s for s in result.stages if s.name == "new nodes"]
     stage = new_nodes[0] if new_nodes else None
@@ -300,10 +303,12 @@ def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any
     with progress_of(args) as progress:
         built = build(list(args.filename))
         clock = Deadline(args.time_limit)  # both engines spend one budget
+        kubelet = kubelet_facts(built)
         for engine in engines:
             # The planner starts from kube-scheduler's placement when it has it.
             baseline = next((r.baseline for r in results if r.baseline is not None), None)
-            results.append(plan(built.problem, options(args, engine, progress, clock), built, baseline))
+            opts = options(args, engine, progress, clock, kubelet=kubelet)
+            results.append(plan(built.problem, opts, built, baseline))
     doc = comparison(built.problem, results)
     rows = []
     keys = [
