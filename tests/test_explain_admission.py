@@ -21,10 +21,7 @@ import yaml
 from gate_support import EVERY_GATE
 from golden import check_golden
 
-from kubefit.cli import main
-from kubefit.model.features import ALL_ON
-from kubefit.model.node.problem import NodeProblem
-from kubefit.solver.explain.admission import (
+from kubefit.app.explain_node import (
     Devices,
     Kubelet,
     Rules,
@@ -34,6 +31,9 @@ from kubefit.solver.explain.admission import (
     is_minimal,
     rejections,
 )
+from kubefit.cli import main
+from kubefit.model.features import ALL_ON
+from kubefit.model.node.problem import NodeProblem
 from kubefit.solver.node.greedy import GreedyNodeEngine
 from kubefit.solver.node.view import view
 from kubefit.translate.loader import load

@@ -25,7 +25,7 @@ def kubelet_nodes(built: Any) -> set[str]:
 
 def rejections(built: Any, placements: Mapping[int, Placement], nodes: set[str]) -> dict[int, str]:
     """Planned pods the kubelet of their node rejects: unit -> the kubelet's reason and message."""
-    from ...render import render_list
+    from ....app.render import render_list
 
     targets = {p.node for p in placements.values()} & nodes
     if not targets:

@@ -21,16 +21,16 @@ from typing import Any
 
 import clingo
 
-from ...model.features import FeatureGates
-from ...model.node.problem import CPUSet, NodeProblem, PodFacts
-from ...model.node.solution import PodAdmission
-from ...translate.node.build import StateFiles, build
-from ...translate.objects import ObjectSet
-from ..asp.control import NODE, Outcome, Program
-from ..node.asp.facts import gather
-from ..node.solving import Placed, SolvingAdmitter
-from ..node.view import PodView, view
-from .mus import minimal_core as shrink
+from ..model.features import FeatureGates
+from ..model.node.problem import CPUSet, NodeProblem, PodFacts
+from ..model.node.solution import PodAdmission
+from ..solver.asp.control import NODE, Outcome, Program
+from ..solver.explain.mus import minimal_core as shrink
+from ..solver.node.asp.facts import gather
+from ..solver.node.solving import Placed, SolvingAdmitter
+from ..solver.node.view import PodView, view
+from ..translate.node.build import StateFiles, build
+from ..translate.objects import ObjectSet
 
 # What the kubelet gave each container of a pod before refusing it: container -> (CPUs, memory mask).
 Allocated = Mapping[str, tuple[CPUSet | None, int | None]]
@@ -260,7 +260,7 @@ def rejections(problem: NodeProblem) -> Iterator[tuple[PodAdmission, Rejection |
 
 def explain_rejection(node: str, r: Rejection, devices: Devices, deadline: float | None) -> PodExplanation:
     # Imported here: the renderer reads this module's types.
-    from .admission_render import Renderer, fallback, shared_pool
+    from .explain_node_render import Renderer, fallback, shared_pool
 
     a = r.admission
     if a.reason == "EmptyPodSharedPoolError":

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model.cpuset import format_cpuset
-from ...model.node.problem import Block
-from ...model.node.solution import NodeSolution, PodAdmission
-from ...model.terminal import lines_text
-from ...output import table
-from ...translate.node.checkpoint import CPU_FILE, MEMORY_FILE, write_cpu_state, write_memory_state
-from ...translate.quantity import Format, Quantity
+from ..model.cpuset import format_cpuset
+from ..model.node.problem import Block
+from ..model.node.solution import NodeSolution, PodAdmission
+from ..model.terminal import lines_text
+from ..output import table
+from ..translate.node.checkpoint import CPU_FILE, MEMORY_FILE, write_cpu_state, write_memory_state
+from ..translate.quantity import Format, Quantity
 
 API_VERSION = "kubefit.io/v1alpha1"
 
