@@ -772,8 +772,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     bound = _bound_pods(args, objects, gates)
     if bound is not None:
         # The kubelet's side (and CP-SAT with it) is imported only for a node whose kubelet is described.
-        from .app.explain_node_render import items as admission_items
-        from .app.explain_node_render import text as admission_text
+        from .solver.explain.admission_render import items as admission_items
+        from .solver.explain.admission_render import text as admission_text
     if bound is not None and args.pod:
         node_doc = {
             "apiVersion": "kubefit.io/v1alpha1",

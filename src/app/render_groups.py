@@ -11,7 +11,7 @@ from ..model.problem import Problem
 from ..model.solution import Solution
 from ..solver.cluster.podgroup.conditions import last_conditions, with_condition
 from ..translate.dra.build import Built
-from .render import dump, uid_of
+from .written import dump, uid_of
 
 
 def group_objects(built: Built, problem: Problem, solution: Solution) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from ..solver.taints.evict import PodEviction
 from ..solver.taints.go_time import parse_time, rfc3339
 from ..solver.taints.status import EVICTION_IN_PROGRESS, Report, RuleReport
 from ..translate.objects import ObjectSet
-from .render import dump
+from .written import dump
 
 CONTROLLER = "device-taint-eviction-controller"
 EVICTED_BY = "kubefit.io/evicted-by"

@@ -16,3 +16,8 @@ def quantity_text(value: Fraction, like: str | None) -> str:
     scaled = value * 10**k
     unscaled = -((-scaled.numerator) // scaled.denominator)  # nano precision, rounded up
     return Quantity.from_scaled(unscaled, -k, fmt).canonical()
+
+
+def binary_size(size: int) -> str:
+    """A byte count as Kubernetes prints it in binary SI (1Gi, 512Mi)."""
+    return str(Quantity.from_int(size, Format.BINARY_SI))

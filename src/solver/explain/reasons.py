@@ -14,7 +14,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ...model.explain_source import ClassMatch
-from ...model.problem import PoolView, Taint
+from ...model.problem import PoolView
+from ...model.terms import Taint
 from ..asp import schema as s
 from ..asp.facts import NodeFacts, SlotInfo
 from ..capacity import device_capacity

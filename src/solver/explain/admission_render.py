@@ -13,18 +13,18 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..model.cpuset import format_cpuset
-from ..model.node.problem import CPUSet, PodFacts
-from ..model.node.solution import PodAdmission
-from ..model.terminal import lines_text
-from ..solver.explain.model import Verdict
-from ..solver.explain.reasons import amount, names
-from ..solver.node import bitmask
-from ..solver.node.greedy import podlevel
-from ..solver.node.greedy.admit import Admitter
-from ..solver.node.view import BUBBLE, PodView, Slot
-from .admit import admission_doc
-from .explain_node import AdmissionReason, Devices, PodExplanation
+from ...model.cpuset import format_cpuset
+from ...model.node.problem import CPUSet, PodFacts
+from ...model.node.solution import PodAdmission
+from ...model.terminal import lines_text
+from ..node import bitmask
+from ..node.admission_doc import admission_doc
+from ..node.greedy import podlevel
+from ..node.greedy.admit import Admitter
+from ..node.view import BUBBLE, PodView, Slot
+from .admission_model import AdmissionReason, Devices, PodExplanation
+from .model import Verdict
+from .reasons import amount, names
 
 ARROW = "→"
 
