@@ -8,11 +8,17 @@ PriorityClasses (low=0, high=1000) taken in turn. Every row runs two fresh proce
 - `kube-scheduler`: `--engine greedy`, kube-scheduler's own pass, one pod at a time in queue order;
 - `plan`: the batch planner with `--time-limit S`.
 
-Columns: pods pending; kube-scheduler's pods placed and its pass's seconds (the plan's `seconds`, after
-reading); the plan's pods placed, status, bound and gap (% of the bound), its seconds after reading (what
-`--time-limit` bounds), the whole command's wall and CPU seconds (reading and printing included) and peak
-resident memory. `placed` compares lexicographically per priority, as the planner does: `>=` says whether
-the plan placed at least kube-scheduler's pods at each priority, highest first.
+Both run with `--feature-gates GenericWorkload=true` (gangs are PodGroups with a gang policy: beta, off by
+default in 1.37) and `-v`, whose log gives each phase's CPU seconds.
+
+Columns: pods pending; kube-scheduler's pods placed, its pass's wall seconds (the plan's `seconds`, after
+reading) and CPU seconds, pods per CPU second of the pass, and the peak resident memory of its command
+(`--time-limit 86400 -o table`: the whole pass, whatever the size; `-o json` would print its annotations
+on every pod, gigabytes at 1,000 nodes); the plan's pods placed, status,
+bound and gap (% of the bound), its seconds after reading (what `--time-limit` bounds), the whole
+command's wall and CPU seconds (reading and printing included) and peak resident memory. `placed`
+compares lexicographically per priority, as the planner does: `>=` says whether the plan placed at least
+kube-scheduler's pods at each priority, highest first.
 
     python benchmarks/batches.py [--sizes 50,250,1000] [--limits 60,15] [--seed 7] [--keep DIR]
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -42,13 +49,47 @@ class Planned:
     run: fleet.Run
     status: dict[str, Any]  # the Plan's status
 
+    def phase_cpu(self, phase: str) -> float | None:
+        """CPU seconds of a phase, from the timings -v logs (`phase 1.2s (cpu 0.9s)`)."""
+        found = re.search(re.escape(phase) + r" [\d.]+s \(cpu ([\d.]+)s\)", self.run.stderr)
+        return float(found.group(1)) if found else None
+
 
 def run(argv: Sequence[str], out: Path) -> Planned:
-    """One fresh process (its own rusage, fleet.run), its JSON output read back."""
+    """One fresh process (its own rusage, fleet.run), the Plan of its JSON output read back."""
     done = fleet.run(argv, str(out))
-    with out.open(encoding="utf-8") as f:
-        doc = json.load(f)
-    return Planned(done, doc["items"][0]["status"])
+    if done.code not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)}: exit {done.code}\n{done.stderr[-2000:]}")
+    return Planned(done, first_item(out)["status"])
+
+
+def run_table(argv: Sequence[str], out: Path) -> Planned:
+    """One fresh process printing the plan as a table; its summary lines read back as the Plan's status
+    (placed, by priority, seconds)."""
+    done = fleet.run(argv, str(out))
+    if done.code not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)}: exit {done.code}\n{done.stderr[-2000:]}")
+    text = out.read_text(encoding="utf-8")
+    head = re.match(r"engine \S+: (\S+), ([\d.]+)s\nplaced (\d+) of", text)
+    if head is None:
+        raise SystemExit(f"{' '.join(argv)}: no summary in\n{text[:500]}")
+    status: dict[str, Any] = {"status": head[1], "seconds": float(head[2]), "placed": int(head[3])}
+    levels = re.search(r"^by priority: (.*)$", text, re.M)
+    found = re.findall(r"(-?\d+): (\d+) placed", levels[1]) if levels else [("0", head[3])]
+    status["byPriority"] = [{"priority": int(p), "placed": int(n)} for p, n in found]
+    return Planned(done, status)
+
+
+def first_item(path: Path) -> dict[str, Any]:
+    """The first item of a List that `kubefit -o json` wrote (the Plan), read without the rest: at 1,000
+    nodes kube-scheduler's answer is gigabytes of annotations."""
+    lines = []
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            lines.append(line)
+            if line.rstrip("\n") in ("    },", "    }"):  # the first item closes (indent 2, depth 2)
+                break
+    return json.loads("".join(lines).rstrip().rstrip(",") + "]}")["items"][0]
 
 
 def write_shape(nodes: int, seed: int, where: Path) -> int:
@@ -70,7 +111,8 @@ def levels(status: dict[str, Any]) -> list[int]:
 
 
 def kubefit() -> list[str]:
-    return [sys.executable, "-m", "kubefit"]
+    # Gangs are PodGroups with a gang policy: GenericWorkload, beta and off by default in 1.37.
+    return [sys.executable, "-m", "kubefit", "-v", "--feature-gates", "GenericWorkload=true"]
 
 
 def rows_for(nodes: int, limits: Sequence[float], seed: int, keep: Path | None) -> list[list[str]]:
@@ -78,7 +120,11 @@ def rows_for(nodes: int, limits: Sequence[float], seed: int, keep: Path | None) 
         where = (keep or Path(tmp)) / f"gen{nodes}"
         pods = write_shape(nodes, seed, where)
         out = Path(tmp) / "out.json"
-        base = run([*kubefit(), "plan", "-f", str(where), "--engine", "greedy", "-o", "json"], out)
+        # kube-scheduler's whole pass (no budget to cut it), its answer as a table: with -o json its
+        # annotations on every pod are gigabytes at 1,000 nodes.
+        argv = [*kubefit(), "plan", "-f", str(where), "--engine", "greedy", "--time-limit", "86400"]
+        base = run_table([*argv, "-o", "table"], out)
+        pass_cpu = base.phase_cpu("kube-scheduler's pass")
         rows = []
         for limit in limits:
             argv = [*kubefit(), "plan", "-f", str(where), "--time-limit", f"{limit:g}", "-o", "json"]
@@ -92,6 +138,9 @@ def rows_for(nodes: int, limits: Sequence[float], seed: int, keep: Path | None) 
                     str(pods),
                     str(base.status["placed"]),
                     f"{base.status['seconds']:.1f}",
+                    "-" if pass_cpu is None else f"{pass_cpu:.1f}",
+                    "-" if not pass_cpu else f"{pods / pass_cpu:.0f}",
+                    f"{base.run.peak:.0f}",
                     f"{limit:g}",
                     str(s["placed"]),
                     "yes" if levels(s) >= levels(base.status) else "NO",
@@ -113,6 +162,9 @@ HEADERS = [
     "pods",
     "k-s placed",
     "k-s s",
+    "k-s cpu s",
+    "k-s pods/cpu s",
+    "k-s peak MB",
     "limit s",
     "plan placed",
     ">=",

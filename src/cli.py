@@ -22,7 +22,7 @@ from typing import Any
 from . import background_validation, gate_options
 from .errors import MAX_PROBLEMS, InputError, KubefitError, Problem, one_line, too_many
 from .features import FeatureGates
-from .output import FORMATS, default_format, emit, table
+from .output import FORMATS, default_format, emit, table, write
 from .terminal import escape, lines_text
 from .translate import bounded_read, json_child
 
@@ -746,7 +746,7 @@ def cmd_allocate(args: argparse.Namespace) -> int:
 
             why = Options(args.time_limit, args.steps, failed)
             messages = {u.unit: u.summary for u in explain(built, solution, why) if not u.fits}
-    doc = render_list(built, solution, messages)
+    doc = render_list(built, solution, messages, lazy=True)  # made as it is written, if it is
     fmt = _format(args)
     text = allocation_table(built, solution, messages)
     if fmt == "wide":
@@ -928,8 +928,8 @@ def _plan_builder(args: argparse.Namespace) -> Any:
 def cmd_plan(args: argparse.Namespace) -> int:
     from .solver.cluster.plan.command import run_plan
 
-    doc, text, placed = run_plan(args, _plan_builder(args))
     fmt = _format(args)
+    doc, text, placed = run_plan(args, _plan_builder(args), with_document=fmt in ("json", "yaml"))
     emit(doc, "table" if fmt == "wide" else fmt, text)
     return EXIT_OK if placed else EXIT_NO_FIT
 
@@ -939,7 +939,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     doc, text, html = run_compare(args, _plan_builder(args))
     if _format(args) == "html":
-        sys.stdout.write(html)
+        write(sys.stdout, html)
     else:
         emit(doc, _format(args), text)
     return EXIT_OK

@@ -4,9 +4,11 @@ the format's own escapes."""
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -67,3 +69,30 @@ def test_controls_a_terminal_acts_on_are_escaped_in_both_formats() -> None:
 
 def test_a_string_beyond_the_basic_plane_is_written_as_pyyaml_writes_it() -> None:
     assert to_yaml({"smile": "\U0001f600"}) == "smile: \U0001f600\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(TEXT, DOCS, max_size=3), st.lists(DOCS, max_size=5))
+def test_a_list_written_an_item_at_a_time_is_the_same_bytes(head: dict[str, Any], items: list[Any]) -> None:
+    doc = {**{k: v for k, v in head.items() if k != "items"}, "items": items}
+    stream = io.StringIO()
+    output.write_json(stream, {**doc, "items": iter(items)})
+    assert stream.getvalue() == to_json(doc)
+
+
+def test_a_large_text_is_written_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A buffered stream given 2 GiB or more at once keeps 2 GiB less 4 KiB and drops the rest.
+    class Counting(io.StringIO):
+        def __init__(self) -> None:
+            super().__init__()
+            self.sizes: list[int] = []
+
+        def write(self, s: str) -> int:
+            self.sizes.append(len(s))
+            return super().write(s)
+
+    monkeypatch.setattr(output, "_CHUNK", 10)
+    stream = Counting()
+    output.write(stream, "x" * 35)
+    assert stream.sizes == [10, 10, 10, 5]
+    assert stream.getvalue() == "x" * 35

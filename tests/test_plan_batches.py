@@ -6,6 +6,7 @@ kube-scheduler's own pass."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,10 @@ from test_plan_cli import kubefit, write
 
 from kubefit.solver.cluster.plan.planner import PlanOptions, plan
 from kubefit.solver.deadline import Deadline
+from kubefit.solver.engines import Budget
+from kubefit.solver.greedy import GreedyEngine
+from kubefit.solver.render import render_list
+from kubefit.solver.result_annotations import FILTER_RESULT
 from kubefit.solver.solution import Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import Built
@@ -218,3 +223,27 @@ def test_a_short_budget_on_the_command_line_answers_at_least_kube_schedulers_pla
     assert status["status"] in ("optimal", "feasible")
     # The budget bounds everything after reading (printing aside); room for a loaded machine.
     assert status["seconds"] < limit + 5
+
+
+def test_kube_schedulers_pass_keeps_back_the_time_its_answer_takes_to_print() -> None:
+    # Printing each pod's annotations would take longer than the whole budget: the queue takes one pod,
+    # then stops, and leaves the rest untried (the answer is out when the budget says).
+    built = busy_batch()
+    budget = Budget(cutoff=time.monotonic() + 3600, printing=lambda outcome: 7200.0)
+    solution = GreedyEngine().solve(built.problem, budget)
+    assert solution.cut == len(built.problem.units) - 1
+    assert sum(o.status != Status.UNKNOWN for o in solution.units) == 1
+
+
+def test_a_plan_that_is_kube_schedulers_placement_prints_no_per_node_scheduler_annotations() -> None:
+    built = busy_batch()
+    greedy = planned(built, engine="greedy")
+    assert any(o.record is not None and o.record.filters for o in greedy.solution.units)
+    result = plan(built.problem, PlanOptions(deadline=Deadline(0)), built, greedy.solution)
+    assert result.status == "feasible"
+    # Only what a pod's status shows keeps its record: held out of the queue, or nominated.
+    kept = [o for o in result.solution.units if o.record is not None]
+    assert all(o.record.gated or o.record.nominated for o in kept if o.record is not None)
+    pods = [i for i in render_list(built, result.solution)["items"] if i["kind"] == "Pod"]
+    annotated = [i for i in pods if FILTER_RESULT in i["metadata"].get("annotations", {})]
+    assert pods and len(annotated) <= sum(1 for o in kept if o.record is not None and o.record.nominated)

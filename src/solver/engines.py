@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from ..errors import KubefitError
 from .problem import Problem
-from .solution import Solution
+from .solution import Solution, UnitOutcome
 
 
 class UnsupportedFeature(KubefitError):
@@ -34,6 +34,9 @@ class Budget:
     cutoff: float | None = None
     # Told (pods tried, pods in all) as kube-scheduler's queue goes (a plan's progress line).
     tried: Callable[[int, int], None] | None = None
+    # Seconds that printing a pod's outcome will take (its scheduler annotations): kept back from the
+    # cutoff for the pods reached, so that the answer is out by then.
+    printing: Callable[[UnitOutcome], float] | None = None
 
 
 class Engine(Protocol):

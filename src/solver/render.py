@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -411,24 +411,22 @@ class Renderer:
         annotate(doc, outcome)
         return doc
 
-    def items(self) -> list[dict[str, Any]]:
-        items: list[dict[str, Any]] = []
+    def items(self) -> Iterator[dict[str, Any]]:
+        """The List's items in order, each made when asked for (a writer never holds them all)."""
         seen: set[int] = set()
         for unit in self.problem.units:
             for c in unit.claims:
                 if c not in seen:
                     seen.add(c)
-                    items.append(self.claim_object(c))
+                    yield self.claim_object(c)
         if self.built.pods:
-            items += self.group_objects()
-            items += [self.pod_object(u.id) for u in self.problem.units]
-        items += self.evicted()
-        items += [
-            self.event(o)
-            for o in self.solution.units
-            if o.status != Status.ALLOCATED and not (o.record is not None and o.record.gated)
-        ]
-        return items
+            yield from self.group_objects()
+            for u in self.problem.units:
+                yield self.pod_object(u.id)
+        yield from self.evicted()
+        for o in self.solution.units:
+            if o.status != Status.ALLOCATED and not (o.record is not None and o.record.gated):
+                yield self.event(o)
 
     def evicted(self) -> list[dict[str, Any]]:
         """Pods preempted to make room, as the scheduler leaves them (the DisruptionTarget condition; deleted
@@ -511,8 +509,9 @@ def _config_body(config: Any) -> dict[str, Any]:
 
 
 def render_list(
-    built: Built, solution: Solution, messages: Mapping[int, str] | None = None
+    built: Built, solution: Solution, messages: Mapping[int, str] | None = None, lazy: bool = False
 ) -> dict[str, Any]:
     """A v1 List of the claims (with status.allocation), pods and FailedScheduling events (`messages`:
-    explain's summaries by unit id, appended to the engine's messages)."""
-    return {"apiVersion": "v1", "kind": "List", "items": Renderer(built, solution, messages).items()}
+    explain's summaries by unit id, appended to the engine's messages); `lazy`: items as an iterator."""
+    items = Renderer(built, solution, messages).items()
+    return {"apiVersion": "v1", "kind": "List", "items": items if lazy else list(items)}

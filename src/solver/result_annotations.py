@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import compress, repeat
-from operator import add, is_, itemgetter
+from operator import add, attrgetter, is_, itemgetter
 from typing import Any
 
 from .solution import UnitOutcome
@@ -36,6 +36,19 @@ VICTIMS = "kubefit.io/preemption-victims"
 PREEMPTED_BY = "kubefit.io/preempted-by"
 POD_GROUP = "kubefit.io/pod-group"
 PLACEMENT_RESULT = "kubefit.io/placement-result"
+
+
+# CPU seconds to write one node's verdicts or scores on a pod and print them as JSON, with room for a
+# loaded machine (measured: 2-4.5 microseconds on 50 to 500 nodes).
+PRINTING_PER_ENTRY = 6e-6
+
+
+def printing_seconds(outcome: UnitOutcome) -> float:
+    """What printing the scheduler's annotations on the outcome's pod takes, about."""
+    record = outcome.record
+    if record is None or record.gated:
+        return 0.0
+    return PRINTING_PER_ENTRY * (len(record.filters) + len(record.ranked))
 
 
 def annotate(doc: dict[str, Any], outcome: UnitOutcome) -> None:
@@ -75,19 +88,20 @@ class SchedulerAnnotations:
             notes[PREFILTER_RESULT] = _json(record.pre_filter)
         if self._last is None or self._last[0] is not record.filters:
             filters = record.filters
+            verdicts = list(filters.values())
             self._last = (
                 filters,
-                self._by_node(filters, list(map(id, filters.values())), self._verdicts, _json),
+                self._by_node(list(filters), verdicts, list(map(id, verdicts)), self._verdicts, _json),
             )
         notes[FILTER_RESULT] = self._last[1]
-        if record.scores:
-            scores = record.scores
-            notes[SCORE_RESULT] = self._by_node(scores, list(map(id, scores.values())), self._scores, _texts)
-            weighted = record.weighted
-            finals = list(
-                zip(map(id, weighted.values()), map(record.totals.__getitem__, weighted), strict=True)
-            )
-            notes[FINAL_SCORE_RESULT] = self._by_node(weighted, finals, self._finals, _final)
+        ranked = record.ranked
+        if ranked:
+            nodes = list(map(_NODE, ranked))
+            scores = list(map(_PLUGIN, ranked))
+            notes[SCORE_RESULT] = self._by_node(nodes, scores, list(map(id, scores)), self._scores, _texts)
+            weighted = list(map(_WEIGHTED, ranked))
+            finals = list(zip(map(id, weighted), map(_TOTAL, ranked), strict=True))
+            notes[FINAL_SCORE_RESULT] = self._by_node(nodes, weighted, finals, self._finals, _final)
         if record.selected:
             notes[SELECTED_NODE] = record.selected
         if record.nominated and not record.selected:
@@ -102,26 +116,26 @@ class SchedulerAnnotations:
 
     def _by_node(
         self,
-        by_node: Mapping[str, Any],
+        nodes: Sequence[str],
+        values: Sequence[Any],
         keys: Sequence[Hashable],
         made: dict[Hashable, tuple[Any, str]],
         text: Callable[[Any, Any], str],
     ) -> str:
-        """`_json(by_node)` with each node's part written as `text` writes it, once per key in `made` (the
-        keys name the parts: the identity of a shared map)."""
-        nodes = list(by_node)
+        """`_json(dict(zip(nodes, values)))` with each node's part written as `text` writes it, once per key
+        in `made` (the keys name the parts: the identity of a shared map)."""
         names = list(map(self._names.get, nodes))
         for i in compress(range(len(names)), map(is_, names, repeat(None))):
             names[i] = self._names[nodes[i]] = _json(nodes[i]) + ":"
         parts: list[Any] = list(map(made.get, keys))
         if None in parts:
-            values = list(by_node.values())
             for i in compress(range(len(parts)), map(is_, parts, repeat(None))):
                 parts[i] = made[keys[i]] = (values[i], text(values[i], keys[i]))
         return "{" + ",".join(map(add, names, map(_TEXT, parts))) + "}"
 
 
 _TEXT = itemgetter(1)
+_NODE, _PLUGIN, _WEIGHTED, _TOTAL = (attrgetter(a) for a in ("node", "plugin", "weighted", "total"))
 
 
 def placement_result(placements: Mapping[str, Sequence[Any]]) -> dict[str, dict[str, Any]]:

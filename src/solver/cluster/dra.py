@@ -43,6 +43,9 @@ class DraContext:
     _same: dict[int, int] = field(default_factory=dict, init=False)
     _by_hash: dict[int, list[int]] = field(default_factory=dict, init=False)
     steps: int = 0
+    # Some answer of the run was decided by another engine than the searching one (NodeAnswer.decided_by):
+    # until then a cycle need not look through its answers for one.
+    decided: bool = False
     shares: dict[str, int] = field(default_factory=dict, init=False)
     reuse: bool = True  # answers reused while their node's version stands (off: every search runs)
 
@@ -137,6 +140,7 @@ class DraContext:
             in_use = change.apply(in_use)
         answer = self.search(self.problem, unit, view, list(pending), in_use, self.budget, self.deadline)
         self.steps += answer.steps
+        self.decided = self.decided or bool(answer.decided_by)
         answer = _with_claims(answer, {c.id: i for i, c in enumerate(pending)})
         if key is not None and answer.status in (Status.ALLOCATED, Status.UNSATISFIABLE):
             self._cache[key] = answer

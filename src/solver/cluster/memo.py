@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import compress, repeat
-from operator import attrgetter, is_, ne, or_
+from operator import attrgetter, is_, itemgetter, ne, or_
 from typing import Any
 
 from .facts import Pod
@@ -194,6 +194,7 @@ class NodeMemo:
         self.verdicts: dict[Hashable, Lane] = {}
         self.raw: dict[Hashable, _RawScores] = {}
         self.assembled: dict[Hashable, dict[tuple[int, ...], Assembled]] = {}
+        self.by_node: dict[Hashable, dict[str, Any]] = {}
 
     def filters(self, state: CycleState, pod: Pod) -> Filters | None:
         """The cycle's memoized Filter, or None when some filter that runs is not memoizable."""
@@ -247,8 +248,10 @@ class NodeMemo:
                 out.append([])
         for j, k in enumerate(missing):
             raw.keep(at[k], generations[k], now[k], tuple(computed[j] for computed in fresh))
-        for j, column in enumerate(zip(*map(raw.rows.__getitem__, at), strict=True)):
-            out[kept[j]] = list(column)
+        rows = list(map(raw.rows.__getitem__, at))
+        for j, index in enumerate(kept):
+            # A column at a time (zip over hundreds of rows steps each row's iterator per value).
+            out[index] = list(map(itemgetter(j), rows))
         return out
 
     def interned(self, plugins: Sequence[str], weights: Sequence[int]) -> dict[tuple[int, ...], Assembled]:
@@ -256,3 +259,10 @@ class NodeMemo:
         if not ENABLED:
             return {}
         return self.assembled.setdefault((tuple(plugins), tuple(weights)), {})
+
+    def node_scores(self, plugins: Sequence[str], weights: Sequence[int]) -> dict[str, Any]:
+        """Each node's last NodeScores (runtime.py) for one profile's plugins and weights: a node whose
+        assembled scores are the same objects again gets the same NodeScores."""
+        if not ENABLED:
+            return {}
+        return self.by_node.setdefault((tuple(plugins), tuple(weights)), {})

@@ -4,10 +4,14 @@ preemption did."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .facts import Pod
+
+if TYPE_CHECKING:
+    from .runtime import NodeScores
 
 
 @dataclass(frozen=True)
@@ -56,9 +60,10 @@ class GroupCondition:
 class Record:
     filters: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # node -> plugin -> passed|reason
     pre_filter: Mapping[str, str] = field(default_factory=dict)  # plugin -> what it decided for all nodes
-    scores: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # node -> plugin -> 0..100
-    weighted: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # node -> plugin -> score*weight
-    totals: Mapping[str, int] = field(default_factory=dict)  # node -> sum of weighted scores
+    # Each scored node's scores, in the order the cycle evaluated the nodes. The cycle's own NodeScores,
+    # shared with other records (a node's are the same object while its scores stay): a run keeps a
+    # record per pod, and three maps per pod of every scored node were most of its memory at scale.
+    ranked: Sequence[NodeScores] = ()
     selected: str = ""
     nominated: str = ""  # status.nominatedNodeName after preemption
     victims: tuple[str, ...] = ()  # namespace/name of the pods preempted for this pod
@@ -76,7 +81,22 @@ class Record:
     # The InitiallyScheduled condition that cycle wrote on each group of the tree.
     group_conditions: tuple[GroupCondition, ...] = ()
 
+    @property
+    def scores(self) -> dict[str, Mapping[str, int]]:
+        """node -> plugin -> its score, 0..100 (after NormalizeScore, before the weight)"""
+        return {s.node: s.plugin for s in self.ranked}
+
+    @property
+    def weighted(self) -> dict[str, Mapping[str, int]]:
+        """node -> plugin -> score * weight"""
+        return {s.node: s.weighted for s in self.ranked}
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """node -> the sum of its weighted scores"""
+        return {s.node: s.total for s in self.ranked}
+
     def ranking(self) -> list[tuple[str, int]]:
         """Scored nodes, best first (ties in the order the cycle evaluated them)."""
-        order = list(self.totals)
-        return sorted(self.totals.items(), key=lambda kv: (-kv[1], order.index(kv[0])))
+        order = sorted(range(len(self.ranked)), key=lambda i: -self.ranked[i].total)
+        return [(self.ranked[i].node, self.ranked[i].total) for i in order]

@@ -311,6 +311,8 @@ class Framework:
         names = [p.name for p in plugins]
         weights = [self.weights.get(name, 1) for name in names]
         interned = memo.interned(names, weights) if memo is not None else {}
+        # A node's NodeScores of an earlier cycle, kept while its scores are the same (records share it).
+        last: dict[str, NodeScores] = memo.node_scores(names, weights) if memo is not None else {}
         out = []
         rows = zip(*columns, strict=True) if columns else [()] * len(order)
         for name, values in zip(order, rows, strict=True):
@@ -318,7 +320,10 @@ class Framework:
             if assembled is None:
                 assembled = _assemble(names, weights, values)
                 interned[values] = assembled
-            out.append(NodeScores(name, *assembled))
+            made = last.get(name)
+            if made is None or made.plugin is not assembled[0]:
+                made = last[name] = NodeScores(name, *assembled)
+            out.append(made)
         return out
 
     # --- Reserve --------------------------------------------------------------------------------------

@@ -214,11 +214,13 @@ class Run:
         tries: dict[int, int] = {}
         queue = [u.id for u in self.problem.units]
         cutoff = self.budget.cutoff
+        cost = self.budget.printing
+        printing = 0.0  # seconds that printing the outcomes so far will take (kept back from the cutoff)
         for _ in range(len(queue) + 2):
             self.pass_no += 1
             for uid in queue:
                 unit = self.problem.units[uid]
-                if cutoff is not None and (self.cut or time.monotonic() >= cutoff):
+                if cutoff is not None and (self.cut or time.monotonic() + printing >= cutoff):
                     # A pod tried before keeps that answer; one never tried has none.
                     if uid not in outcomes:
                         outcomes[uid] = _unreached(UnitOutcome(uid, Status.UNKNOWN))
@@ -230,6 +232,8 @@ class Run:
                     self.budget.tried(len(tries), len(self.problem.units))
                 before = (self.clock[0], self.clock[1])
                 outcome = self.one(unit, tries[uid])
+                if cost is not None:
+                    printing += cost(outcome) - (cost(outcomes[uid]) if uid in outcomes else 0.0)
                 outcomes[uid] = outcome
                 waiting.pop(uid, None)
                 if outcome.status == Status.ALLOCATED:
@@ -330,7 +334,7 @@ class Run:
         attempt: int,
         profile: str,
     ) -> UnitOutcome:
-        deciders = list(filter(_DECIDED_BY, result.answers.values()))
+        deciders = list(filter(_DECIDED_BY, result.answers.values())) if self.dra.decided else []
         decided_by = deciders[0].decided_by if deciders else ""
         note = "; ".join(a.note for a in deciders if a.note)
         node_outcomes = self.node_outcomes.of(result, nodes)
@@ -379,10 +383,7 @@ class Run:
         return Record(
             filters=result.filters,
             pre_filter=result.pre_filter,
-            # NodeScores' maps are never changed: the record shares them.
-            scores={s.node: s.plugin for s in result.scores},
-            weighted={s.node: s.weighted for s in result.scores},
-            totals={s.node: s.total for s in result.scores},
+            ranked=result.scores,  # never changed once the cycle made it: the record shares it
             selected=result.node,
             nominated=pod.nominated_node if not result.node else "",
             victims=victims,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..claim_holds import release_evicted
-from ..cluster.facts import selects
+from ..cluster.facts import Cluster, selects
 from ..problem import Problem, Unit
 from ..solution import Solution, UnitOutcome
 from ..units import State
@@ -56,7 +56,6 @@ def without_device_preemption(problem: Problem, unit: Unit, node: NodeExplanatio
     pod = cluster.pending.get(unit.id) if cluster is not None else None
     if pod is None or cluster is None or problem.on("Preemption"):
         return node
-    priorities = {p.key: p.priority for p in cluster.bound}
     lower: dict[str, int] = {}
     for reason in node.reasons:
         hold = (
@@ -64,7 +63,10 @@ def without_device_preemption(problem: Problem, unit: Unit, node: NodeExplanatio
             if reason.kind == Kind.DEVICES_IN_USE
             else None
         )
-        for holder in sorted(hold.pods) if hold is not None else ():
+        if hold is None:
+            continue
+        priorities = _priorities(cluster)
+        for holder in sorted(hold.pods):
             if priorities.get(holder, pod.priority) < pod.priority:
                 lower[holder] = priorities[holder]
     if not lower:
@@ -75,3 +77,14 @@ def without_device_preemption(problem: Problem, unit: Unit, node: NodeExplanatio
         "the DRAPreemption feature gate is on"
     )
     return replace(node, hints=(*node.hints, hint))
+
+
+# The running pods' priorities of the last cluster asked about (explaining a plan asks for each pending
+# pod on each node: made once, not from thousands of running pods each time).
+_PRIORITIES: list[tuple[Cluster, dict[str, int]]] = []
+
+
+def _priorities(cluster: Cluster) -> dict[str, int]:
+    if not _PRIORITIES or _PRIORITIES[0][0] is not cluster:
+        _PRIORITIES[:] = [(cluster, {p.key: p.priority for p in cluster.bound})]
+    return _PRIORITIES[0][1]

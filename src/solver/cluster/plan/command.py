@@ -8,7 +8,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ....errors import InputError
@@ -55,8 +55,11 @@ def progress_of(args: argparse.Namespace) -> Progress:
     return Progress(args.progress if args.progress is not None else sys.stderr.isatty())
 
 
-def run_plan(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], str, bool]:
-    """(document, table, everything placed)."""
+def run_plan(
+    args: argparse.Namespace, build: Builder, with_document: bool = True
+) -> tuple[dict[str, Any] | None, str, bool]:
+    """(document, table, everything placed); the document (every pod with kube-scheduler's annotations:
+    gigabytes at 1,000 nodes) only `with_document`."""
     check(args)
     with progress_of(args) as progress:
         if args.node_template:
@@ -65,12 +68,13 @@ def run_plan(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], 
             built = build(list(args.filename))
             # The budget starts once the input is read: every phase after spends it.
             clock = Deadline(args.time_limit)
-            result = plan(built.problem, options(args, args.engine, progress, clock), built)
+            opts = options(args, args.engine, progress, clock, document=with_document)
+            result = plan(built.problem, opts, built)
             capacity = None
         progress.enter("printing")
         summary = summarize(built.problem, result.solution, result.placements)
         return (
-            document(built, result, capacity, summary),
+            document(built, result, capacity, summary) if with_document else None,
             text(built, result, capacity, summary, args.output == "wide"),
             _all_placed(result, args.min_priority, built),
         )
@@ -196,15 +200,24 @@ def document(
     if capacity is not None:
         status["capacity"] = capacity
     plan_doc = {"apiVersion": "kubefit.io/v1alpha1", "kind": "Plan", "status": status}
-    doc = render_list(built, result.solution, result.messages)
-    for item in doc["items"]:
+    doc = render_list(built, result.solution, result.messages, lazy=True)
+    doc["items"] = _with_plan(plan_doc, doc["items"], result)
+    return doc
+
+
+def _with_plan(
+    plan_doc: dict[str, Any], items: Iterator[dict[str, Any]], result: PlanResult
+) -> Iterator[Any]:
+    """The Plan first, then the List's items, each pod annotated with the plan's status and bound (as
+    they are made: the writer takes them one by one)."""
+    yield plan_doc
+    for item in items:
         if item.get("kind") == "Pod":
             annotations = item.setdefault("metadata", {}).setdefault("annotations", {})
             annotations["kubefit.io/plan-status"] = result.status
             if result.bound is not None:
                 annotations["kubefit.io/plan-bound"] = str(result.bound)
-    doc["items"] = [plan_doc, *doc["items"]]
-    return doc
+        yield item
 
 
 def text(

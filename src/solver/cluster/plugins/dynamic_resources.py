@@ -63,7 +63,7 @@ class AllocatorError(Exception):
 # node resources its devices map to); see _ANSWER_*.
 Effect = tuple[str, NodeAnswer, int, Mapping[str, int] | None]
 _ANSWER_KEPT, _ANSWER_SET, _ANSWER_DROPPED = range(3)
-_NODE, _FATE, _MAPPED = itemgetter(0), itemgetter(2), itemgetter(3)
+_NODE, _ANSWER, _FATE, _MAPPED = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
 _NODE_ANSWER = itemgetter(0, 1)
 
 
@@ -123,7 +123,7 @@ class CycleData(StateData):
     def apply_many(self, effects: list[Effect]) -> None:
         """`apply` of each effect in turn (each on a node of its own, so the maps can take them a kind at
         a time): most say that the claims do not fit the node, or fit it with nothing mapped."""
-        self.seen.update(map(_NODE_ANSWER, effects))
+        self.seen.update(zip(map(_NODE, effects), map(_ANSWER, effects), strict=True))
         fates = list(map(_FATE, effects))
         if _ANSWER_SET in fates:
             self.answers.update(map(_NODE_ANSWER, compress(effects, map(eq, fates, repeat(_ANSWER_SET)))))
