@@ -16,11 +16,11 @@ from fractions import Fraction
 
 from ..model.node_selector import for_allocation, terms_match
 from ..model.problem import Claim, Device, InUse, NodeView, Problem, Unit
-from ..model.solution import ClaimAllocation, Solution, Status, UnitOutcome
+from ..model.solution import ClaimAllocation, Status, UnitOutcome
 from .engines import Budget
 from .node_fit import shortfalls
 
-__all__ = ["NodeAnswer", "NodeSearch", "State", "Taken", "solve_units"]
+__all__ = ["NodeAnswer", "NodeSearch", "State", "Taken"]
 
 
 @dataclass(frozen=True)
@@ -97,16 +97,6 @@ class State:
         used = self.node_used.setdefault(node, {})
         for resource, value in demand.items():
             used[resource] = used.get(resource, 0) + value
-
-
-def solve_units(
-    problem: Problem, budget: Budget, engine: str, search: NodeSearch, proves: bool = False
-) -> Solution:
-    """Every unit through kube-scheduler's cycle, the engine's `search` deciding DRA on each node;
-    `proves` engines also say whether each answer is proven (Solution.proof)."""
-    from .cluster.scheduler import schedule
-
-    return schedule(problem, budget, engine, search, proves)
 
 
 def placement_conflict(problem: Problem, unit: Unit, node: str, state: State) -> str:
