@@ -1,11 +1,12 @@
 """What engines that answer node by node share: the search on one node and its answer, the in-use
 state that grows as units are allocated, and the checks around a node's search.
 
-The loop over pods and nodes is kube-scheduler's own (`solver.cluster`): every unit (a pod's
-claims) goes through its scheduling cycle, where the DynamicResources plugin runs the
-engine's search on each node. An engine plugs in one function, the search on one node
-(`NodeSearch`); what it returns (`NodeAnswer`) says whether it allocated, proved that nothing
-fits, stopped with the allocator's error, or ran out of budget.
+The loop over pods and nodes is kube-scheduler's own (`solver.cluster.scheduler.solve_units`,
+which each engine calls with its search): every unit (a pod's claims) goes through its
+scheduling cycle, where the DynamicResources plugin runs the engine's search on each node. An
+engine plugs in one function, the search on one node (`NodeSearch`); what it returns
+(`NodeAnswer`) says whether it allocated, proved that nothing fits, stopped with the allocator's
+error, or ran out of budget.
 """
 
 from __future__ import annotations
