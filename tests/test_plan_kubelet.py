@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+from kubefit.app.render import render_list
 from kubefit.cli import main
 from kubefit.model.errors import InputError
 from kubefit.model.features import ALL_ON
@@ -26,7 +27,6 @@ from kubefit.solver.cluster.plan.decode import Placement
 from kubefit.solver.cluster.plan.kubelet import _allocations, node_problem
 from kubefit.solver.cluster.plan.planner import PlanOptions, plan
 from kubefit.solver.node import engines as node_engines
-from kubefit.solver.render import render_list
 from kubefit.translate.dra.build import Built, build
 from kubefit.translate.loader import load_text
 from kubefit.translate.node.build import StateFiles

@@ -13,17 +13,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ...model.problem import (
-    AttrValue,
-    Capacity,
-    CapacityPolicy,
-    CounterUse,
-    Device,
-    NodeRequirement,
-    NodeSelectorTerm,
-    Placement,
-    Taint,
-)
+from ...model.problem import AttrValue, Capacity, CapacityPolicy, CounterUse, Device, Placement
+from ...model.terms import NodeRequirement, NodeSelectorTerm, Taint
 from ..cel.selector import AttributeValue, DeviceInput
 from ..objects import KubeObject, LazySlice, ObjectSet, slice_spec
 from ..quantity import QuantityError

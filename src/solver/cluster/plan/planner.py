@@ -224,7 +224,9 @@ class Planner:
             return self.fallback(why, bound, outcome.stages)
         self.progress.enter("checking")
         proven = outcome.status == "optimal"
-        solution, checked = finish(problem, placements, reaches, groups, reasons, unclaimed, proven)
+        solution, checked = finish(
+            problem, placements, reaches, groups, reasons, unclaimed, proven, clock.end
+        )
         opened = tuple(n for n in options.optional_nodes if any(p.node == n for p in placements.values()))
         messages = self.explained(solution, groups)
         taken = paths(pm, placements)

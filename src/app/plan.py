@@ -11,18 +11,18 @@ import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ....model.errors import InputError
-from ....model.solution import Status
-from ....model.terminal import lines_text
-from ....output import table
-from ....translate.node.planned import kubelet_facts
-from ....translate.node_template import read_template
-from ...deadline import Deadline
-from ...render import with_summary
-from .capacity import MAX_COPIES, copies, copy_name, template_name
-from .planner import PlanOptions, PlanResult, plan
-from .progress import Progress
-from .summary import Summary, priority_of, summarize
+from ..model.errors import InputError
+from ..model.solution import Status
+from ..model.terminal import lines_text
+from ..output import table
+from ..solver.cluster.plan.capacity import MAX_COPIES, copies, copy_name, template_name
+from ..solver.cluster.plan.planner import PlanOptions, PlanResult, plan
+from ..solver.cluster.plan.progress import Progress
+from ..solver.cluster.plan.summary import Summary, priority_of, summarize
+from ..solver.deadline import Deadline
+from ..translate.node.planned import kubelet_facts
+from ..translate.node_template import read_template
+from .render import with_summary
 
 # CP-SAT's threads each hold a copy of the model: more than this many only cost memory.
 MAX_WORKERS = 256
@@ -166,8 +166,8 @@ def _enough(
 def _check_hosts(args: argparse.Namespace, built: Any, node: str) -> None:
     """Every required pod fits on one fresh copy of the template by itself (the scheduler's filters and
     DRA there), or the template cannot host it."""
-    from .replay import fits_alone
-    from .static import setup
+    from ..solver.cluster.plan.replay import fits_alone
+    from ..solver.cluster.plan.static import setup
 
     problem = built.problem
     run = setup(problem)
@@ -189,7 +189,7 @@ def _check_hosts(args: argparse.Namespace, built: Any, node: str) -> None:
 def document(
     built: Any, result: PlanResult, capacity: dict[str, Any] | None, summary: Summary
 ) -> dict[str, Any]:
-    from ...render import render_list
+    from .render import render_list
 
     status: dict[str, Any] = {
         "engine": result.engine,
@@ -292,8 +292,8 @@ def pending_groups(problem: Any, result: PlanResult) -> list[tuple[tuple[int, st
 def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], str, str]:
     """(Comparison document, table, html; the page only with -o html)."""
     check(args)
-    from .compare import comparison, picture
-    from .html import FIRST_ROWS, render_html, why_groups
+    from ..solver.cluster.plan.compare import comparison, picture
+    from .plan_html import FIRST_ROWS, render_html, why_groups
 
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     unknown = [e for e in engines if e not in ("greedy", "cpsat")]
