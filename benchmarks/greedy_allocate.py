@@ -32,9 +32,9 @@ from typing import Any
 
 import cluster as gen
 
+from kubefit.app.render import render_list
 from kubefit.model.solution import Solution, Status
 from kubefit.solver import engines
-from kubefit.solver.render import render_list
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import Built, build
 from kubefit.translate.kube.objects import ObjectSet

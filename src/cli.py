@@ -721,9 +721,9 @@ def cmd_devices(args: argparse.Namespace) -> int:
 
 
 def cmd_allocate(args: argparse.Namespace) -> int:
+    from .app.render import render_list
     from .model.solution import Status
     from .solver import engines
-    from .solver.render import render_list
     from .translate.dra.build import build
 
     gates = _gates(args)
@@ -812,13 +812,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def _bound_pods(args: argparse.Namespace, objects: Any, gates: FeatureGates) -> list[Any] | None:
     """With --node N whose kubelet the input describes (its NodeTopology, as for `admit`): the pods bound
     to N (or --pod, when it is bound to N) explained as the kubelet admits them; None otherwise."""
-    from .solver.explain.bound import bound_to, has_kubelet
+    from .app.explain_bound import bound_to, has_kubelet
 
     if not args.node or args.claims or not has_kubelet(objects, args.node):
         return None
     if args.pod and not bound_to(objects, args.node, args.pod):
         return None
-    from .solver.explain.admission import explain_admissions
+    from .app.explain_node import explain_admissions
     from .translate.node.build import StateFiles
 
     files = StateFiles(args.cpu_manager_state, args.memory_manager_state)
@@ -826,8 +826,8 @@ def _bound_pods(args: argparse.Namespace, objects: Any, gates: FeatureGates) -> 
 
 
 def allocation_table(built: Any, solution: Any, summaries: dict[int, str] | None = None) -> str:
+    from .app.render import with_summary
     from .solver.cluster.report import evictions
-    from .solver.render import with_summary
 
     problem = built.problem
     rows = []
@@ -871,8 +871,8 @@ def allocation_table(built: Any, solution: Any, summaries: dict[int, str] | None
 
 
 def cmd_admit(args: argparse.Namespace) -> int:
+    from .app.admit import admission_table, render, write_state
     from .solver.node import engines as node_engines
-    from .solver.node.render import admission_table, render, write_state
     from .translate.node.build import StateFiles, build
 
     gates = _gates(args)
@@ -926,7 +926,7 @@ def _plan_builder(args: argparse.Namespace) -> Any:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from .solver.cluster.plan.command import run_plan
+    from .app.plan import run_plan
 
     fmt = _format(args)
     doc, text, placed = run_plan(args, _plan_builder(args), with_document=fmt in ("json", "yaml"))
@@ -935,7 +935,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .solver.cluster.plan.command import run_compare
+    from .app.plan import run_compare
 
     doc, text, html = run_compare(args, _plan_builder(args))
     if _format(args) == "html":
@@ -946,7 +946,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_taints(args: argparse.Namespace) -> int:
-    from .solver.taints import render, report
+    from .app import taints as render
+    from .solver.taints import report
     from .translate.dra.taint_eviction import eviction_facts
 
     gates = _gates(args)
@@ -959,10 +960,10 @@ def cmd_taints(args: argparse.Namespace) -> int:
 
 
 def cmd_pools(args: argparse.Namespace) -> int:
-    from .solver.pools import PoolRequest, report
+    from .app.pools import pool_request, report
 
     gates = _gates(args)
-    request = PoolRequest.of(args.driver, args.pool, args.limit, args.default_partition_type_attribute)
+    request = pool_request(args.driver, args.pool, args.limit, args.default_partition_type_attribute)
     # The controller reads stored objects: what only API validation refuses is a warning (--strict: error).
     objects = load_valid(args, gates, api_problems_are_errors=False)
     doc, text = report(objects, gates, request)

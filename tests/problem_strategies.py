@@ -37,10 +37,9 @@ from kubefit.model.problem import (
     Selectable,
     Slot,
     SlotKey,
-    Taint,
-    Toleration,
     Unit,
 )
+from kubefit.model.terms import Taint, Toleration
 
 # DRAPreemption's feature only changes preemption, which generated problems never meet.
 ALL_FEATURES = frozenset(FEATURES) - {"Preemption"}

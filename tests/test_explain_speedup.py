@@ -28,10 +28,10 @@ from kubefit.model.problem import (
     Problem,
     Request,
     Slot,
-    Taint,
     Unit,
 )
 from kubefit.model.solution import Status
+from kubefit.model.terms import Taint
 from kubefit.solver.asp.facts import NodeFacts, TooLarge, gather
 from kubefit.solver.engines import Budget
 from kubefit.solver.explain import Explainer, Options, UnitExplanation, explain

@@ -615,7 +615,8 @@ def test_progress_flag_writes_the_progress_lines_to_stderr_and_leaves_the_answer
 ) -> None:
     from functools import partial
 
-    from kubefit.solver.cluster.plan import command, progress
+    from kubefit.app import plan as command
+    from kubefit.solver.cluster.plan import progress
 
     # A tick every millisecond, so that a plan of a few milliseconds shows lines (the CLI ticks each second).
     monkeypatch.setattr(command, "Progress", partial(progress.Progress, every=0.001))

@@ -22,7 +22,6 @@ import yaml
 
 from kubefit.cli import main
 from kubefit.model.cluster import args as plugin_args
-from kubefit.model.cluster.facts import PreferredNodeTerm
 from kubefit.model.cluster.profile import (
     ExpansionError,
     PluginEntry,
@@ -34,7 +33,7 @@ from kubefit.model.cluster.profile import (
 )
 from kubefit.model.errors import InputError, format_path
 from kubefit.model.features import ALL_ON, FeatureGates
-from kubefit.model.problem import NodeRequirement, NodeSelectorTerm
+from kubefit.model.terms import NodeRequirement, NodeSelectorTerm, PreferredNodeTerm
 from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.loader import load_text
 from kubefit.translate.sched import config_model as m

@@ -27,7 +27,7 @@ from kubefit.model.cluster.facts import (
 )
 from kubefit.model.cluster.points import FILTER, PRE_FILTER
 from kubefit.model.cluster.profile import PluginEntry, PluginSet, Profile
-from kubefit.model.problem import NodeRequirement, NodeSelectorTerm, Taint, Toleration
+from kubefit.model.terms import NodeRequirement, NodeSelectorTerm, Taint, Toleration
 from kubefit.solver.cluster.framework import Code, CycleState, Handle, NodeInfo, Snapshot, Status
 from kubefit.solver.cluster.plugins.podtopologyspread.filtering import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH,

@@ -694,7 +694,7 @@ from kubefit.translate.loader import load_text
 from kubefit.translate.dra.build import build
 from kubefit.solver import engines
 from kubefit.solver.engines import Budget
-from kubefit.solver.render import render_list
+from kubefit.app.render import render_list
 for text in json.load(sys.stdin):
     built = build(load_text(text))
     solution = engines.get("greedy").solve(built.problem, Budget())

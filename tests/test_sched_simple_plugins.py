@@ -11,9 +11,9 @@ import pytest
 
 from kubefit.model.cluster import names
 from kubefit.model.cluster.args import NodeAffinityArgs
-from kubefit.model.cluster.facts import Cluster, HostPort, ImageState, Node, Pod, PreferredNodeTerm
+from kubefit.model.cluster.facts import Cluster, HostPort, ImageState, Node, Pod
 from kubefit.model.cluster.profile import MULTI_POINT, PluginEntry, PluginSet, Profile
-from kubefit.model.problem import NodeRequirement, NodeSelectorTerm, Taint, Toleration
+from kubefit.model.terms import NodeRequirement, NodeSelectorTerm, PreferredNodeTerm, Taint, Toleration
 from kubefit.solver.cluster.framework import (
     Code,
     CycleState,

@@ -37,8 +37,6 @@ from kubefit.model.problem import (
     DerivedAttribute,
     Device,
     InUse,
-    NodeRequirement,
-    NodeSelectorTerm,
     NodeView,
     Placement,
     PoolView,
@@ -46,11 +44,10 @@ from kubefit.model.problem import (
     Request,
     Slot,
     SlotKey,
-    Taint,
-    Toleration,
     Unit,
 )
 from kubefit.model.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
+from kubefit.model.terms import NodeRequirement, NodeSelectorTerm, Taint, Toleration
 from kubefit.solver.greedy import GreedyEngine
 from kubefit.solver.validate import Violation, validate
 from kubefit.translate.dra.build import build

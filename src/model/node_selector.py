@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .problem import Claim, Device, NodeRequirement, NodeSelectorTerm, Slot
+from .problem import Claim, Device, Slot
+from .terms import NodeRequirement, NodeSelectorTerm
 
 
 def _label_matches(expr: Any, labels: Mapping[str, str]) -> bool:

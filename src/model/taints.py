@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .problem import Device, Taint, Toleration
+from .problem import Device
+from .terms import Taint, Toleration
 
 NO_EXECUTE, NO_SCHEDULE, NONE = "NoExecute", "NoSchedule", "None"
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..claim_status import BINDING_TIMEOUT
-from ..problem import NodeSelectorTerm
-from .facts import PreferredNodeTerm
+from ..terms import NodeSelectorTerm, PreferredNodeTerm
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..problem import NodeSelectorTerm, Taint, Toleration
+from ..terms import NodeSelectorTerm, PreferredNodeTerm, Taint, Toleration
 from .podgroup import Groups
 
 if TYPE_CHECKING:
@@ -105,14 +105,6 @@ class AffinityTerm:
 class WeightedAffinityTerm:
     term: AffinityTerm
     weight: int
-
-
-@dataclass(frozen=True)
-class PreferredNodeTerm:
-    """A PreferredSchedulingTerm: its weight and its preference."""
-
-    weight: int
-    preference: NodeSelectorTerm
 
 
 @dataclass(frozen=True)

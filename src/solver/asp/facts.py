@@ -35,8 +35,8 @@ from ...model.problem import (
     SelectableTable,
     Slot,
     SlotKey,
-    Taint,
 )
+from ...model.terms import Taint
 from ..attributes import as_set
 from ..capacity import CapacityError, device_capacity, fit
 from ..greedy.allocator import AllocationError, NodeAllocator

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
 
-from ...model.problem import Device, PoolView, Taint, consumption
+from ...model.problem import Device, PoolView, consumption
+from ...model.terms import Taint
 from ..asp import schema as s
 from ..asp.facts import NodeFacts, SlotInfo
 

@@ -15,6 +15,7 @@ from functools import cached_property
 import clingo
 from clorm import Predicate
 
+from ...model.explain_source import ClassMatch
 from ...model.problem import Claim, InUse, NodeView, Problem, Unit
 from ...model.solution import Status
 from ..asp.control import Outcome, Program
@@ -26,7 +27,7 @@ from .hints import Hint, hints, render_hint
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, Verdict
 from .mus import minimal_core
-from .reasons import ClassMatch, Renderer
+from .reasons import Renderer
 
 # Shapes solved on one grounding: more share a grounding's cost, fewer keep each solve's assumptions
 # (one per fact of every shape of the grounding) short (benchmarks/explain.py measures it).

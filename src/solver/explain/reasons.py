@@ -9,23 +9,21 @@ from the context, else as the allocator names them (`driver/pool/device`); long 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
-from ...model.problem import PoolView, SlotKey, Taint
+from ...model.explain_source import ClassMatch
+from ...model.problem import PoolView
+from ...model.terms import Taint
 from ..asp import schema as s
 from ..asp.facts import NodeFacts, SlotInfo
 from ..capacity import device_capacity
-from ..render import quantity_text
+from ..quantity_text import quantity_text
 from .index import NodeIndex
 from .keys import outcomes
 from .memo import Counter, Funnel, Memo
 from .model import Kind, Reason
-
-# Whether a device matches the class of a slot (slot, class, device), for the candidate funnel;
-# None when it cannot be told.
-ClassMatch = Callable[[SlotKey, str, Sequence[int]], int | None]  # how many of the devices match a class
 
 SHOWN = 4  # names listed before "and N more"
 

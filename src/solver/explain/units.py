@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ...model.claim_status import BINDING_TIMEOUT, UNAVAILABLE
+from ...model.explain_source import ClassMatch
 from ...model.problem import NodeView, Problem, Unit
 from ...model.solution import Solution, Status, UnitOutcome
 from ..asp.facts import NodeFacts
@@ -36,7 +37,7 @@ from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
 from .node import Cores, Keys, explanation, node_facts, solve_shapes, undecided
 from .placements import group_refusal, placements_of
 from .preempts import preempting, release_victims, victims_of, without_device_preemption
-from .reasons import ClassMatch, amount
+from .reasons import amount
 from .summary import summary
 
 

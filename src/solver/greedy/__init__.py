@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from ...model.node_selector import creation_error
 from ...model.problem import Claim, InUse, NodeView, Problem, Unit
 from ...model.solution import Solution, Status
+from ..cluster.scheduler import solve_units
 from ..engines import ENGINE_FEATURES, Budget
-from ..units import NodeAnswer, Taken, solve_units
+from ..units import NodeAnswer, Taken
 from .allocator import AllocationError, BudgetExceeded, NodeAllocator
 
 __all__ = ["GreedyEngine", "search_node"]

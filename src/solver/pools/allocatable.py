@@ -33,7 +33,6 @@ from ortools.sat.python import cp_model
 from ...model.problem import Device, NodeView, PoolView, Problem, consumption
 from ..cpsat.scale import integral
 from ..greedy.allocator import NodeAllocator, admits
-from .gather import blocked
 
 GroupState = tuple[bool, bool, frozenset[str]]  # the allocator's: has members, all group-less, common groups
 
@@ -204,3 +203,18 @@ def _share_a_group(
         survives.append(kept)
     model.add_bool_or([*survives, *([mode] if mode is not None else [])])
     return True
+
+
+def blocked(problem: Problem, device: Device) -> str | None:
+    """Why no request can be given the device whatever is free, if something keeps every one off it."""
+    if problem.on("DeviceTaints"):
+        # At pool level no request tolerates anything.
+        for taint in device.taints:
+            if taint.effect in ("NoSchedule", "NoExecute"):
+                value = f"={taint.value}" if taint.value else ""
+                return f"untolerated taint {taint.key}{value}:{taint.effect}"
+    if device.binding_conditions and not problem.on("DeviceBindingAndStatus"):
+        return "binding conditions, but DRADeviceBindingConditions is off"
+    if device.consumes and not problem.on("PartitionableDevices"):
+        return "consumes counters, but DRAPartitionableDevices is off"
+    return None

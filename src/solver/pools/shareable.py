@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ...model.pools import PoolFacts
 from ...model.problem import Problem
 from ..capacity import device_capacity
-from ..render import quantity_text
-from .gather import PoolFacts
+from ..quantity_text import quantity_text
 from .partitions import MAX_STATUS_LIST_ITEMS
 
 SHAREABLE_OVER_CAP = "ShareableSummaryOverCap:"

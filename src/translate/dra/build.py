@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from ...model import problem as facts
 from ...model.errors import InputError, Problem
+from ...model.explain_source import ClassMatch
 from ...model.features import ALL_ON, FeatureGates
 from ...model.pod_shape import PodShape
 from ...model.problem import FEATURES, Claim, Gang, InUse, Node, NodeView, Unit
@@ -20,6 +21,7 @@ from .allocated import allocated_status
 from .amounts import located
 from .claims import build_claim
 from .devices import DeviceTable, build_devices
+from .explain_inputs import class_matcher, holders
 from .field_facts import node_selector_terms
 from .in_use import claim_holds, in_use
 from .pod_resources import PODS, bound_usage, node_allocatable
@@ -38,6 +40,13 @@ class Built:
     table: DeviceTable
     claims: list[ClaimSource]  # by claim id
     pods: list[PodUnit] = field(default_factory=list)  # by unit id, in pod mode
+
+    # What explain reads besides the Problem (model.explain_source.ExplainSource).
+    def holders(self) -> dict[str, list[str]]:
+        return holders(self.objects)
+
+    def class_match(self) -> ClassMatch:
+        return class_matcher(self.problem, self.objects, self.table, self.gates, self.claims)
 
 
 @dataclass

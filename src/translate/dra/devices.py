@@ -12,13 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...model.problem import (
-    Capacity,
-    CounterUse,
-    Device,
-    Placement,
-    Taint,
-)
+from ...model.problem import Capacity, CounterUse, Device, Placement
+from ...model.terms import Taint
 from ..cel.selector import DeviceInput
 from ..kube import KubeObject, LazySlice, ObjectSet, slice_spec
 from ..quantity import QuantityError

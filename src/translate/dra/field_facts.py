@@ -8,7 +8,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ...model.problem import AttrValue, CapacityPolicy, NodeRequirement, NodeSelectorTerm, Placement, Taint
+from ...model.problem import AttrValue, CapacityPolicy, Placement
+from ...model.terms import NodeRequirement, NodeSelectorTerm, Taint
 from ..cel.selector import AttributeValue
 from .amounts import quantity
 

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ...model.errors import CelRuntimeError
-from ...model.problem import AttrValue, Capacity, CounterUse, Device, Placement, Taint
+from ...model.problem import AttrValue, Capacity, CounterUse, Device, Placement
+from ...model.terms import Taint
 from ..cel.selector import DEFAULT_FEATURES, AttributeValue, DeviceInput, attribute_value
 from ..kube import KubeObject
 from .amounts import quantity

@@ -13,8 +13,9 @@ from dataclasses import replace
 from typing import Any
 
 from ...model.features import FeatureGates
-from ...model.problem import Device, Taint
+from ...model.problem import Device
 from ...model.taints import AllocatedClaim, AllocatedDevice, EvictionFacts, PodUse, RuleSelector, TaintRule
+from ...model.terms import Taint
 from ..kube import KubeObject, ObjectSet, shell_of
 from .claims import toleration
 from .devices import build_devices

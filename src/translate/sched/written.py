@@ -9,11 +9,10 @@ from typing import Any
 from kubernetes.client.models import V1NodeSelectorTerm
 
 from ...model.cluster import args as plugin_args
-from ...model.cluster.facts import PreferredNodeTerm
 from ...model.cluster.profile import Configuration, Profile
 from ...model.errors import InputError, Problem
 from ...model.features import FeatureGates
-from ...model.problem import NodeRequirement, NodeSelectorTerm
+from ...model.terms import NodeRequirement, NodeSelectorTerm, PreferredNodeTerm
 from ..kube import KubeObject
 from ..validation.scheduler_config import configuration_errors
 from . import config_model as m

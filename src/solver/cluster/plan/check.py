@@ -25,15 +25,18 @@ def finish(
     reasons: dict[int, str] | None = None,
     unclaimed: frozenset[int] = frozenset(),
     proven: bool = True,
+    deadline: float | None = None,
 ) -> tuple[Solution, list[str]]:
     """The plan as a Solution, checked by the scheduler's filters and the Solution validator. A pod a
     filter rejects where the model put it (the model is stricter than the filters by design, so this is a
     safety net) is left pending, and so are the other members of its gang; the notes say which. `proven`:
-    whether the plan is the best there is (else a pod that would still fit says the time ran out)."""
+    whether the plan is the best there is (else a pod that would still fit says the time ran out).
+    `deadline` (time.monotonic): where the plan's budget ends; a pending pod's trial cycle stops there (one
+    node's DRA search can outlast any budget) and says its nodes were not decided in time."""
     notes: list[str] = []
     gang_of = {u.id: u.gang.name for u in problem.units if u.gang is not None}
     for _ in range(len(problem.units) + 1):
-        state = replay(problem, placements)
+        state = replay(problem, placements, deadline)
         broken = violations(state, placements)
         if not broken:
             break
@@ -78,7 +81,7 @@ def finish(
         kept = {u: p for u, p in placements.items() if u not in broken_units and gang_of.get(u) not in gangs}
         if len(kept) == len(placements):
             raise PlanError("the plan breaks the allocator's rules: " + "; ".join(map(str, invalid[:5])))
-        solution, more = finish(problem, kept, reaches, groups, reasons, unclaimed, proven)
+        solution, more = finish(problem, kept, reaches, groups, reasons, unclaimed, proven, deadline)
         return solution, [*notes, *more]
     return solution, notes
 

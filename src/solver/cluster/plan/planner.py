@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ....model.cluster import names
+from ....model.node.planned import KubeletFacts
 from ....model.problem import Problem
 from ....model.solution import Solution, Status
 from ...deadline import Deadline
@@ -64,6 +65,8 @@ class PlanOptions:
     # The answer prints every pod (-o json|yaml): kube-scheduler's own answer (`greedy`) with its
     # annotations, whose printing the budget keeps time for.
     document: bool = False
+    # The nodes whose kubelet the input describes admit the plan's pods (their facts read from the input).
+    kubelet: KubeletFacts | None = None
 
 
 @dataclass
@@ -85,7 +88,7 @@ class PlanResult:
 def plan(
     problem: Problem, options: PlanOptions, built: Any = None, baseline: Solution | None = None
 ) -> PlanResult:
-    """`built` (translate's Built, with the objects) lets the kubelets the input describes admit the plan;
+    """`built` (translate's Built, with the objects) lets explain say why the pods left pending fit nowhere;
     `baseline` is kube-scheduler's placement when the caller has it already."""
     clock = options.deadline or Deadline(options.time_limit)
     progress = options.progress if isinstance(options.progress, Progress) else Progress(False)
@@ -186,7 +189,7 @@ class Planner:
                 if cls.priority >= options.require_priority:
                     pm.model.add(pm.placed(cls) == cls.count)
         stages = self.stages(pm)
-        kubelets = kubelet_nodes(self.built) if self.built is not None else set()
+        kubelets = kubelet_nodes(options.kubelet)
         hint = from_solution(pm, self.greedy)
         reserve = after_solving(problem)
         rejected: dict[int, str] = {}
@@ -197,7 +200,7 @@ class Planner:
                 pm, stages, clock.left(reserve), options.workers, self.progress, hint, self.counts()
             )
             placements = decode(pm, outcome.values) if outcome.values is not None else {}
-            rejected = rejections(self.built, placements, kubelets) if kubelets else {}
+            rejected = rejections(options.kubelet, problem, placements, kubelets) if options.kubelet else {}
             if not rejected or outcome.values is None:
                 break
             refuse(pm, outcome.values, {placements[u].node for u in rejected})
@@ -221,7 +224,9 @@ class Planner:
             return self.fallback(why, bound, outcome.stages)
         self.progress.enter("checking")
         proven = outcome.status == "optimal"
-        solution, checked = finish(problem, placements, reaches, groups, reasons, unclaimed, proven)
+        solution, checked = finish(
+            problem, placements, reaches, groups, reasons, unclaimed, proven, clock.end
+        )
         opened = tuple(n for n in options.optional_nodes if any(p.node == n for p in placements.values()))
         messages = self.explained(solution, groups)
         taken = paths(pm, placements)

@@ -23,8 +23,8 @@ from .decode import Placement
 from .static import setup
 
 
-def replay(problem: Problem, placements: Mapping[int, Placement]) -> Run:
-    run = setup(problem)
+def replay(problem: Problem, placements: Mapping[int, Placement], deadline: float | None = None) -> Run:
+    run = setup(problem, deadline)
     for unit in problem.units:
         placed = placements.get(unit.id)
         if placed is None:

@@ -50,9 +50,10 @@ class Reach:
     scores: dict[str, int] = field(default_factory=dict)  # node -> the profile's total score for the pod
 
 
-def setup(problem: Problem) -> Run:
-    """A scheduler run over the input (its snapshot, frameworks and DRA state), never stepped."""
-    return Run(problem, Budget(), search_node, None, {})
+def setup(problem: Problem, deadline: float | None = None) -> Run:
+    """A scheduler run over the input (its snapshot, frameworks and DRA state), never stepped. A node's
+    DRA search stops at `deadline` (time.monotonic), answering that it was not decided in time."""
+    return Run(problem, Budget(), search_node, deadline, {})
 
 
 def reach(run: Run, cls: PodClass, with_scores: bool = False) -> Reach:

@@ -16,9 +16,9 @@ from typing import Any
 
 from ....model.cluster import names
 from ....model.cluster.args import NodeAffinityArgs
-from ....model.cluster.facts import Node, Pod, PreferredNodeTerm
+from ....model.cluster.facts import Node, Pod
 from ....model.cluster.points import FILTER, SCORE
-from ....model.problem import NodeSelectorTerm
+from ....model.terms import NodeSelectorTerm, PreferredNodeTerm
 from ..framework import (
     SKIP,
     Code,

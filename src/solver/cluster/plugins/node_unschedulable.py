@@ -8,7 +8,7 @@ from collections.abc import Hashable
 from ....model.cluster import names
 from ....model.cluster.facts import Pod
 from ....model.cluster.points import FILTER
-from ....model.problem import Taint
+from ....model.terms import Taint
 from ..framework import Code, CycleState, NodeInfo, Plugin, Status
 
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"

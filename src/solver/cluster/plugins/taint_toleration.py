@@ -9,7 +9,7 @@ from collections.abc import Hashable, Sequence
 from ....model.cluster import names
 from ....model.cluster.facts import Pod
 from ....model.cluster.points import FILTER, SCORE
-from ....model.problem import Taint, Toleration
+from ....model.terms import Taint, Toleration
 from ..framework import Code, CycleState, NodeInfo, Plugin, StateData, Status, default_normalize
 
 ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"

@@ -9,9 +9,9 @@ from typing import Any
 
 from ..model.problem import Problem
 from ..model.solution import Solution
+from ..solver.cluster.podgroup.conditions import last_conditions, with_condition
 from ..translate.dra.build import Built
-from .cluster.podgroup.conditions import last_conditions, with_condition
-from .render import dump, uid_of
+from .written import dump, uid_of
 
 
 def group_objects(built: Built, problem: Problem, solution: Solution) -> list[dict[str, Any]]:

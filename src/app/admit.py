@@ -5,52 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model.cpuset import format_cpuset
-from ...model.node.problem import Block
-from ...model.node.solution import NodeSolution, PodAdmission
-from ...model.terminal import lines_text
-from ...output import table
-from ...translate.node.checkpoint import CPU_FILE, MEMORY_FILE, write_cpu_state, write_memory_state
-from ...translate.quantity import Format, Quantity
-
-API_VERSION = "kubefit.io/v1alpha1"
-
-
-def _size(size: int) -> str:
-    return str(Quantity.from_int(size, Format.BINARY_SI))
-
-
-def _block(b: Block) -> dict[str, Any]:
-    return {"resource": b.resource, "size": _size(b.size), "numaAffinity": list(b.numa)}
-
-
-def admission_doc(node: str, a: PodAdmission) -> dict[str, Any]:
-    doc: dict[str, Any] = {
-        "apiVersion": API_VERSION,
-        "kind": "Admission",
-        "node": node,
-        "pod": a.pod.ref,
-        "admitted": a.admitted,
-        "reason": a.reason,
-        "message": a.message,
-        "numaAffinity": list(a.numa_affinity) if a.numa_affinity is not None else None,
-        "podCpus": format_cpuset(a.pod_cpus),
-        "defaultCpuSet": format_cpuset(a.default_cpus),
-        "containers": [
-            {
-                "name": c.name,
-                "cpus": format_cpuset(c.cpus),
-                "exclusive": c.exclusive,
-                "numaAffinity": list(c.numa_affinity) if c.numa_affinity is not None else None,
-                "memory": [_block(b) for b in c.memory],
-            }
-            for c in a.containers
-        ],
-    }
-    if a.proof:
-        # Plain text: the engine's proof is an enum, which the YAML writer does not know.
-        doc["proof"] = str(a.proof)
-    return doc
+from ..model.cpuset import format_cpuset
+from ..model.node.solution import NodeSolution
+from ..model.terminal import lines_text
+from ..output import table
+from ..solver.node.admission_doc import admission_doc
+from ..solver.quantity_text import binary_size
+from ..translate.node.checkpoint import CPU_FILE, MEMORY_FILE, write_cpu_state, write_memory_state
 
 
 def render(node: str, solution: NodeSolution, single: bool) -> dict[str, Any]:
@@ -73,7 +34,9 @@ def admission_table(solution: NodeSolution) -> str:
             notes.append(f"{a.pod.ref}: {a.reason}: {a.message}")
             continue
         for c in a.containers:
-            memory = ", ".join(f"{b.resource} {_size(b.size)} on {_nodes(b.numa)}" for b in c.memory) or "-"
+            memory = (
+                ", ".join(f"{b.resource} {binary_size(b.size)} on {_nodes(b.numa)}" for b in c.memory) or "-"
+            )
             kind = "exclusive" if c.exclusive else "shared"
             rows.append(
                 [

@@ -13,12 +13,12 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from ...output import table
-from ...translate.kube import ObjectSet
-from ..render import dump
-from .evict import PodEviction
-from .go_time import parse_time, rfc3339
-from .status import EVICTION_IN_PROGRESS, Report, RuleReport
+from ..output import table
+from ..solver.taints.evict import PodEviction
+from ..solver.taints.go_time import parse_time, rfc3339
+from ..solver.taints.status import EVICTION_IN_PROGRESS, Report, RuleReport
+from ..translate.kube import ObjectSet
+from .written import dump
 
 CONTROLLER = "device-taint-eviction-controller"
 EVICTED_BY = "kubefit.io/evicted-by"

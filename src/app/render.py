@@ -13,35 +13,20 @@ import copy
 import hashlib
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 from ..model.node_selector import for_allocation
-from ..model.problem import NodeSelectorTerm, Toleration
 from ..model.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
+from ..model.terms import NodeSelectorTerm, Toleration
+from ..solver.node_fit import claim_amounts
+from ..solver.quantity_text import quantity_text
+from ..solver.result_annotations import PREEMPTED_BY, SchedulerAnnotations, annotate, group_status
 from ..translate.dra.build import Built
 from ..translate.dra.extended import EXTENDED_CLAIM_ANNOTATION
 from ..translate.dra.pods import POD_CLAIM_ANNOTATION, ClaimSource
-from ..translate.quantity import Format, Quantity
-from .node_fit import claim_amounts
-from .result_annotations import PREEMPTED_BY, SchedulerAnnotations, annotate, group_status
-
-
-def dump(model: Any) -> dict[str, Any]:
-    data: dict[str, Any] = model.model_dump(by_alias=True, exclude_none=True, mode="json")
-    return data
-
-
-def quantity_text(value: Fraction, like: str | None) -> str:
-    """An exact amount printed as Kubernetes prints it, in the format of a related quantity."""
-    fmt = Quantity.parse(like).format if like else Format.DECIMAL_SI
-    k = 0
-    while (value * 10**k).denominator != 1 and k < 9:
-        k += 1
-    scaled = value * 10**k
-    unscaled = -((-scaled.numerator) // scaled.denominator)  # nano precision, rounded up
-    return Quantity.from_scaled(unscaled, -k, fmt).canonical()
+from .render_groups import group_objects
+from .written import dump, uid_of
 
 
 def selector_dict(terms: Sequence[NodeSelectorTerm]) -> dict[str, Any]:
@@ -78,16 +63,6 @@ def toleration_dict(t: Toleration) -> dict[str, Any]:
 
 def share_id(claim: ClaimSource, index: int) -> str:
     digest = hashlib.sha256(f"{claim.ref}#{index}".encode()).digest()
-    return str(uuid.UUID(bytes=digest[:16], version=4))
-
-
-def uid_of(obj: Any) -> str:
-    """The object's uid, or the one the API server would have given it on create (derived from its
-    kind and name, so the same input gives the same output)."""
-    meta = obj.model.metadata
-    if meta.uid:
-        return str(meta.uid)
-    digest = hashlib.sha256(f"{obj.kind}/{obj.namespace}/{obj.name}".encode()).digest()
     return str(uuid.UUID(bytes=digest[:16], version=4))
 
 
@@ -375,8 +350,6 @@ class Renderer:
         return out
 
     def group_objects(self) -> list[dict[str, Any]]:
-        from .render_groups import group_objects
-
         return group_objects(self.built, self.problem, self.solution)
 
     def event(self, outcome: UnitOutcome) -> dict[str, Any]:
@@ -431,7 +404,7 @@ class Renderer:
     def evicted(self) -> list[dict[str, Any]]:
         """Pods preempted to make room, as the scheduler leaves them (the DisruptionTarget condition; deleted
         next), each with its `Preempted` Event."""
-        from .cluster.preemption.events import victim_events
+        from ..solver.cluster.preemption.events import victim_events
 
         pods = {(o.namespace, o.name): o for o in self.built.objects.of_kind("Pod")}
         pods.update({(u.pod.namespace, u.pod.name): u.pod for u in self.built.pods})

@@ -15,9 +15,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ...output import table
-from .request import PoolRequest
-from .status import PoolStatus
+from ..model.pools import PoolRequest
+from ..output import table
+from ..solver.pools.status import PoolStatus
 
 API_VERSION = "resource.k8s.io/v1alpha3"
 UNAVAILABLE_ANNOTATION = "kubefit.io/unavailable-devices"

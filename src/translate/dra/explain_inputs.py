@@ -7,19 +7,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...model.errors import CelError
-from ...model.problem import SlotKey
-from ...translate.cel.selector import Selector, device_problem, input_at
-from ...translate.dra.build import Built
-from ...translate.dra.selectable import SelectorCache, selector_reads
-from ...translate.validation.run import cel_features
-from .reasons import ClassMatch
+from ...model.explain_source import ClassMatch
+from ...model.features import FeatureGates
+from ...model.problem import Problem, SlotKey
+from ..cel.selector import Selector, device_problem, input_at
+from ..kube import ObjectSet
+from ..validation.run import cel_features
+from .devices import DeviceTable
+from .pods import ClaimSource
+from .selectable import SelectorCache, selector_reads
 
 
-def holders(built: Built) -> dict[str, list[str]]:
+def holders(objects: ObjectSet) -> dict[str, list[str]]:
     """Device (`driver/pool/device`) -> the claims (`namespace/name`) whose status.allocation holds it
     (results with admin access hold nothing)."""
     out: dict[str, list[str]] = {}
-    for obj in built.objects.of_kind("ResourceClaim"):
+    for obj in objects.of_kind("ResourceClaim"):
         model: Any = obj.model
         allocation = model.status.allocation if model.status is not None else None
         if allocation is None or allocation.devices is None:
@@ -34,11 +37,11 @@ def holders(built: Built) -> dict[str, list[str]]:
     return out
 
 
-def _own_selectors(built: Built) -> set[SlotKey]:
+def _own_selectors(problem: Problem, claims: list[ClaimSource]) -> set[SlotKey]:
     """The request slots that have selectors of their own (beside their class's)."""
     out: set[SlotKey] = set()
-    for claim in built.problem.claims:
-        spec: Any = built.claims[claim.id].spec
+    for claim in problem.claims:
+        spec: Any = claims[claim.id].spec
         for ri, request in enumerate(spec.devices.requests or ()):
             bodies = request.first_available or [request.exactly]
             for si, body in enumerate(bodies):
@@ -47,18 +50,20 @@ def _own_selectors(built: Built) -> set[SlotKey]:
     return out
 
 
-def class_matcher(built: Built) -> ClassMatch:
+def class_matcher(
+    problem: Problem, objects: ObjectSet, table: DeviceTable, gates: FeatureGates, claims: list[ClaimSource]
+) -> ClassMatch:
     """How many of some devices match the class of a slot (None when that cannot be told of one: an
     unknown class, a CEL error). For a request without selectors of its own, a device matches if the
     request selects it; otherwise the class's selectors are evaluated once per class and distinct
     values they read (as the selectability table is, `selectable._column`)."""
-    features = cel_features(built.gates)
-    own = _own_selectors(built)
-    selectable = built.problem.selectable
-    inputs = built.table.inputs
+    features = cel_features(gates)
+    own = _own_selectors(problem, claims)
+    selectable = problem.selectable
+    inputs = table.inputs
     classes: dict[str, list[Selector]] = {}
     cache = SelectorCache(features)
-    for obj in built.objects.of_kind("DeviceClass"):
+    for obj in objects.of_kind("DeviceClass"):
         model: Any = obj.model
         classes[obj.name] = [cache.get(s.cel.expression) for s in (model.spec.selectors or ()) if s.cel]
     reads = {name: selector_reads(selectors) for name, selectors in classes.items()}

@@ -11,16 +11,18 @@ import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ....model.errors import InputError
-from ....model.solution import Status
-from ....model.terminal import lines_text
-from ....output import table
-from ...deadline import Deadline
-from ...render import with_summary
-from .capacity import MAX_COPIES, copies, copy_name, read_template, template_name
-from .planner import PlanOptions, PlanResult, plan
-from .progress import Progress
-from .summary import Summary, priority_of, summarize
+from ..model.errors import InputError
+from ..model.solution import Status
+from ..model.terminal import lines_text
+from ..output import table
+from ..solver.cluster.plan.capacity import MAX_COPIES, copies, copy_name, template_name
+from ..solver.cluster.plan.planner import PlanOptions, PlanResult, plan
+from ..solver.cluster.plan.progress import Progress
+from ..solver.cluster.plan.summary import Summary, priority_of, summarize
+from ..solver.deadline import Deadline
+from ..translate.node.planned import kubelet_facts
+from ..translate.node_template import read_template
+from .render import with_summary
 
 # CP-SAT's threads each hold a copy of the model: more than this many only cost memory.
 MAX_WORKERS = 256
@@ -68,7 +70,9 @@ def run_plan(
             built = build(list(args.filename))
             # The budget starts once the input is read: every phase after spends it.
             clock = Deadline(args.time_limit)
-            opts = options(args, args.engine, progress, clock, document=with_document)
+            opts = options(
+                args, args.engine, progress, clock, document=with_document, kubelet=kubelet_facts(built)
+            )
             result = plan(built.problem, opts, built)
             capacity = None
         progress.enter("printing")
@@ -115,7 +119,7 @@ def _capacity(
         count = cap
     built = _with_copies(args, build, docs, count)
     names = tuple(copy_name(name, i) for i in range(1, count + 1))
-    more = {"optional_nodes": names, "require_priority": required}
+    more = {"optional_nodes": names, "require_priority": required, "kubelet": kubelet_facts(built)}
     result = plan(built.problem, options(args, "cpsat", progress, clock, **more), built)
     new_nodes = [s for s in result.stages if s.name == "new nodes"]
     stage = new_nodes[0] if new_nodes else None
@@ -162,8 +166,8 @@ def _enough(
 def _check_hosts(args: argparse.Namespace, built: Any, node: str) -> None:
     """Every required pod fits on one fresh copy of the template by itself (the scheduler's filters and
     DRA there), or the template cannot host it."""
-    from .replay import fits_alone
-    from .static import setup
+    from ..solver.cluster.plan.replay import fits_alone
+    from ..solver.cluster.plan.static import setup
 
     problem = built.problem
     run = setup(problem)
@@ -185,7 +189,7 @@ def _check_hosts(args: argparse.Namespace, built: Any, node: str) -> None:
 def document(
     built: Any, result: PlanResult, capacity: dict[str, Any] | None, summary: Summary
 ) -> dict[str, Any]:
-    from ...render import render_list
+    from .render import render_list
 
     status: dict[str, Any] = {
         "engine": result.engine,
@@ -288,8 +292,8 @@ def pending_groups(problem: Any, result: PlanResult) -> list[tuple[tuple[int, st
 def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any], str, str]:
     """(Comparison document, table, html; the page only with -o html)."""
     check(args)
-    from .compare import comparison, picture
-    from .html import FIRST_ROWS, render_html, why_groups
+    from ..solver.cluster.plan.compare import comparison, picture
+    from .plan_html import FIRST_ROWS, render_html, why_groups
 
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     unknown = [e for e in engines if e not in ("greedy", "cpsat")]
@@ -299,10 +303,12 @@ def run_compare(args: argparse.Namespace, build: Builder) -> tuple[dict[str, Any
     with progress_of(args) as progress:
         built = build(list(args.filename))
         clock = Deadline(args.time_limit)  # both engines spend one budget
+        kubelet = kubelet_facts(built)
         for engine in engines:
             # The planner starts from kube-scheduler's placement when it has it.
             baseline = next((r.baseline for r in results if r.baseline is not None), None)
-            results.append(plan(built.problem, options(args, engine, progress, clock), built, baseline))
+            opts = options(args, engine, progress, clock, kubelet=kubelet)
+            results.append(plan(built.problem, opts, built, baseline))
     doc = comparison(built.problem, results)
     rows = []
     keys = [

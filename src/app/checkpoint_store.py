@@ -20,7 +20,7 @@ import secrets
 import stat
 from collections.abc import Sequence
 
-from ...model.errors import InputError
+from ..model.errors import InputError
 
 # The kubelet's FileStore creates its directory with these permissions, its files with 0600.
 _DIRECTORY_MODE = 0o700

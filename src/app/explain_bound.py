@@ -3,7 +3,7 @@ brings the kubelet's CP-SAT models with it: only a node whose kubelet is describ
 
 from __future__ import annotations
 
-from ...translate.kube import ObjectSet
+from ..translate.kube import ObjectSet
 
 
 def bound_to(objects: ObjectSet, node: str, pod_ref: str) -> bool:
