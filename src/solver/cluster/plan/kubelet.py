@@ -15,7 +15,7 @@ from ....translate.loader import load_text
 from ....translate.node.build import StateFiles
 from ....translate.node.build import build as node_build
 from ....translate.objects import ObjectSet
-from ...node import engines as node_engines
+from ... import registry
 from .decode import Placement
 
 
@@ -41,7 +41,7 @@ def rejections(built: Any, placements: Mapping[int, Placement], nodes: set[str])
     objects = _merged(built.objects, rendered)
     unit_of = {u.pod: u.id for u in problem.units if u.pod}
     out: dict[int, str] = {}
-    engine = node_engines.get("greedy")
+    engine = registry.node("greedy")
     for node in sorted(targets):
         solution = engine.admit(node_build(objects, built.gates, node, None, StateFiles(None, None)))
         for admission in solution.reported:
