@@ -199,7 +199,9 @@ def test_capacity_planning_with_kube_schedulers_placement_is_refused_in_one_line
     done = plan_json(mig_file(tmp_path, FRAGMENTED), "--engine", "greedy", "--node-template", template)
     assert (done.code, done.out) == (2, "")
     assert done.err == "--engine greedy: --node-template plans capacity, which needs --engine cpsat\n"
-    assert plan_json(mig_file(tmp_path, FRAGMENTED), "--engine", "cpsat", "--node-template", template).code == 0
+    assert (
+        plan_json(mig_file(tmp_path, FRAGMENTED), "--engine", "cpsat", "--node-template", template).code == 0
+    )
 
 
 # --- the plan's documents -----------------------------------------------------------------------------------

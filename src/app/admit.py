@@ -40,9 +40,7 @@ def admit(request: AdmitRequest) -> Answer:
     # refuses is a warning (the kubelet's own tests name containers `fakeContainer3`) unless it is
     # unstorable (a negative request): see loading._api_problems.
     objects = load_valid(request.input, api_problems_are_errors=False)
-    seconds = request.deadline.seconds
-    options = {"time_limit": seconds} if request.engine in ("cpsat", "asp") and seconds is not None else {}
-    engine: NodeEngine = registry.node(request.engine, **options)
+    engine: NodeEngine = registry.node(request.engine, request.deadline.seconds)
     files = StateFiles(request.cpu_manager_state, request.memory_manager_state)
     problem = build(objects, gates, request.node, request.pod, files)
     solution = engine.admit(problem)

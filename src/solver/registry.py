@@ -25,12 +25,17 @@ class Registered:
     # plans how many node copies to add.
     plan: str = ""
     capacity: bool = False
+    # The admission engine takes a time limit (the kubelet's own greedy admission needs none).
+    node_budget: bool = True
 
 
 _ENGINES: dict[str, Registered] = {
     # kube-scheduler's own placement, one pod at a time, is the greedy plan.
     "greedy": Registered(
-        "kubefit.solver.greedy:GreedyEngine", "kubefit.solver.node.greedy:GreedyNodeEngine", plan="pass"
+        "kubefit.solver.greedy:GreedyEngine",
+        "kubefit.solver.node.greedy:GreedyNodeEngine",
+        plan="pass",
+        node_budget=False,
     ),
     "cpsat": Registered(
         "kubefit.solver.cpsat:CpsatEngine",
@@ -60,14 +65,14 @@ def dra(name: str) -> Callable[..., Any]:
     return factory(registered.dra)
 
 
-def node(name: str, **options: Any) -> Any:
-    """The kubelet admission engine `name`; `options` go to engines that take them (cpsat, asp:
-    time_limit)."""
+def node(name: str, time_limit: float | None = None) -> Any:
+    """The kubelet admission engine `name`, with `time_limit` seconds where it takes one (None: the
+    engine's default)."""
     registered = _ENGINES.get(name)
     if registered is None:
         raise KubefitError(f"unknown engine {name!r} (available for admit: {', '.join(names())})")
     made = factory(registered.node)
-    return made(**options) if options else made()
+    return made(time_limit=time_limit) if registered.node_budget and time_limit is not None else made()
 
 
 def plan_names() -> list[str]:
