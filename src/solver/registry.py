@@ -81,8 +81,12 @@ def plan_names() -> list[str]:
 
 
 def planner(name: str) -> str:
-    """How the batch planner plans with engine `name` ("pass" or "model", see Registered)."""
-    return _ENGINES[name].plan
+    """How the batch planner plans with engine `name` ("pass" or "model", see Registered); an engine that
+    does not plan is an error, never a plan made with another engine."""
+    registered = _ENGINES.get(name)
+    if registered is None or not registered.plan:
+        raise KubefitError(f"engine {name!r} does not plan (planning engines: {', '.join(plan_names())})")
+    return registered.plan
 
 
 def plan_pair(text: str) -> list[str]:
