@@ -1,6 +1,6 @@
 """The facts of one Allocate(node, claims) call, from the Problem, for the rules in `rules/`.
 
-The allocator's pre-search validation runs first (greedy's `NodeAllocator.check`, so errors read the
+The allocator's pre-search validation runs first (`solver.dra.AllocatorView.check`, so errors read the
 same). Then each request slot gets its candidate devices: what the selectors accept and nothing about
 the device alone rules out (binding conditions, the partitionable gate, a capacity request it cannot
 take). Everything that depends on what else is picked — in-use state, taints, counters, groups,
@@ -39,7 +39,7 @@ from ...model.problem import (
 from ...model.terms import Taint
 from ..attributes import as_set
 from ..capacity import CapacityError, device_capacity, fit
-from ..greedy.allocator import AllocationError, NodeAllocator
+from ..dra import AllocationError, AllocatorView
 from . import canonical
 from . import schema as s
 from .amounts import TooLarge, overdraws, scaled
@@ -68,7 +68,7 @@ class NodeFacts:
     view: NodeView
     claims: list[Claim]
     in_use: InUse
-    allocator: NodeAllocator
+    allocator: AllocatorView
     slots: list[SlotInfo] = field(default_factory=list)
     devices: list[int] = field(default_factory=list)  # local device -> Problem device id
     pools: list[PoolView] = field(default_factory=list)
@@ -565,7 +565,7 @@ def gather(
     clingo cannot hold. `first_fit`: with the priorities of the first-fit order; `canonical`: devices
     and values numbered so that nodes of the same shape give equal facts (for explanations: the first-fit
     order is then lost)."""
-    allocator = NodeAllocator(problem, view, claims, in_use)
+    allocator = AllocatorView(problem, view, claims, in_use)
     allocator.check()
     nf = NodeFacts(problem, view, list(claims), in_use, allocator)
     builder = Builder(nf, holders, first_fit, canonical)

@@ -20,9 +20,9 @@ from ...model.problem import Claim, InUse, NodeView, Problem, Unit
 from ...model.solution import Status
 from ..asp.control import Outcome, Program
 from ..asp.facts import Holders, NodeFacts, TooLarge, gather
+from ..dra import AllocationError
 from ..engines import Budget
 from ..greedy import search_node as greedy_search
-from ..greedy.allocator import AllocationError
 from .hints import Hint, hints, render_hint
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, Verdict

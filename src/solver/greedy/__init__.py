@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from ...model.node_selector import creation_error
 from ...model.problem import Claim, InUse, NodeView, Problem, Unit
 from ...model.solution import Solution, Status
+from ..dra import AllocationError, BudgetExceeded
 from ..engines import ENGINE_FEATURES, Budget
 from ..units import NodeAnswer, Taken, solve_units
-from .allocator import AllocationError, BudgetExceeded, NodeAllocator
+from .allocator import NodeAllocator
 
 __all__ = ["GreedyEngine", "search_node"]
 

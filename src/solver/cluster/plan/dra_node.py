@@ -25,7 +25,7 @@ from ...cpsat import build as node_build
 from ...cpsat.counts import one_alternative
 from ...cpsat.facts import NodeFacts, SlotFacts, gather
 from ...cpsat.model import NodeModel
-from ...greedy.allocator import AllocationError
+from ...dra import AllocationError
 from .classes import PodClass
 
 # The node engine's families, but for one alternative per firstAvailable request: here a request is taken
