@@ -22,7 +22,8 @@ from ..engines import Budget
 from ..greedy import search_node as greedy_search
 from ..units import NodeAnswer, Taken
 from .control import Answer, Outcome, Program
-from .facts import NodeFacts, TooLarge, gather
+from .facts import TooLarge, gather
+from .gathered import NodeFacts
 
 
 @dataclass

@@ -27,7 +27,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from ...model.problem import Claim, InUse, NodeView, Problem, SlotKey
-from ..asp.facts import Holders, NodeFacts, SlotInfo
+from ..asp.gathered import Holders, NodeFacts, SlotInfo
 from ..dra import AllocationError, AllocatorView
 from .keys import BOOLS, Column, Numbers, Shapes, claim_key, outcomes, pool_key, value_key
 from .memo import Memo

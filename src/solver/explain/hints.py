@@ -20,7 +20,7 @@ import clingo
 from ...model.families import Family
 from ..asp import schema as s
 from ..asp.control import Outcome, Program
-from ..asp.facts import NodeFacts
+from ..asp.gathered import NodeFacts
 from .reasons import Renderer, names, taint_text
 
 MAX_HINTS = 3

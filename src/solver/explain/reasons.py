@@ -18,7 +18,7 @@ from ...model.families import Family
 from ...model.problem import PoolView
 from ...model.terms import Taint
 from ..asp import schema as s
-from ..asp.facts import NodeFacts, SlotInfo
+from ..asp.gathered import NodeFacts, SlotInfo
 from ..capacity import device_capacity
 from ..quantity_text import quantity_text
 from .index import NodeIndex
