@@ -32,12 +32,13 @@ from kubefit.model.problem import (
 )
 from kubefit.model.solution import Status
 from kubefit.model.terms import Taint
-from kubefit.solver.asp.facts import NodeFacts, TooLarge, gather
+from kubefit.solver.asp.facts import TooLarge, gather
+from kubefit.solver.asp.gathered import NodeFacts
+from kubefit.solver.dra import AllocationError
 from kubefit.solver.engines import Budget
 from kubefit.solver.explain import Explainer, Options, UnitExplanation, explain
 from kubefit.solver.explain.classes import NodeClasses
 from kubefit.solver.greedy import GreedyEngine
-from kubefit.solver.greedy.allocator import AllocationError
 from kubefit.translate.dra.build import build
 
 STEPS = Budget(steps=20_000)

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from test_background_validation import BAD_SLICE, both
 from test_json_reading import json_texts
 
-from kubefit import background_validation, forking
 from kubefit.model.errors import InputError
 from kubefit.model.features import ALL_ON
+from kubefit.runtime import background_validation, forking
 from kubefit.translate.loader import loading as loader
 from kubefit.translate.reading import json_child, json_reader, json_tail
 from kubefit.translate.validation import run

@@ -23,10 +23,10 @@ from kubefit.model.errors import InputError
 from kubefit.model.features import ALL_ON
 from kubefit.model.solution import Solution, Status, UnitOutcome
 from kubefit.output import to_yaml
+from kubefit.solver import registry
 from kubefit.solver.cluster.plan.decode import Placement
 from kubefit.solver.cluster.plan.kubelet import _allocations, node_problem
 from kubefit.solver.cluster.plan.planner import PlanOptions, plan
-from kubefit.solver.node import engines as node_engines
 from kubefit.translate.dra.build import Built, build
 from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.loader import load_text
@@ -84,7 +84,7 @@ def test_every_kubelet_admits_the_pods_the_plan_puts_on_its_node(tmp_path: Path)
     )
     objects = load_text(text, "<plan>")
     for node in ("numa-node-1", "numa-node-2"):
-        solution = node_engines.get("greedy").admit(node_build(objects, ALL_ON, node, None, StateFiles()))
+        solution = registry.node("greedy").admit(node_build(objects, ALL_ON, node, None, StateFiles()))
         assert [a.pod.name for a in solution.reported if not a.admitted] == []
         assert {a.pod.name for a in solution.reported} == {n for n, at in placed.items() if at == node}
 

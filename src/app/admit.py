@@ -1,69 +1,54 @@
-"""Admissions as kubefit prints them: the Admission object (one pod), a List of them, a table, and
-the checkpoint files the kubelet would leave behind."""
+"""`kubefit admit`: the pods bound to one node (or one pod) admitted as the kubelet's CPU, memory and
+topology managers do, with which CPUs, NUMA nodes and memory; the checkpoint files after, if asked."""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from dataclasses import dataclass, field
 
-from ..model.cpuset import format_cpuset
-from ..model.node.solution import NodeSolution
-from ..model.terminal import lines_text
-from ..output import table
-from ..solver.node.admission_doc import admission_doc
-from ..solver.quantity_text import binary_size
-from ..translate.node.checkpoint import CPU_FILE, MEMORY_FILE, write_cpu_state, write_memory_state
+from ..runtime import process
+from ..solver.deadline import Deadline
+from .loading import load_valid
+from .requests import EXIT_NO_FIT, EXIT_OK, Answer, Input
 
-
-def render(node: str, solution: NodeSolution, single: bool) -> dict[str, Any]:
-    docs = [admission_doc(node, a) for a in solution.reported]
-    if single and len(docs) == 1:
-        return docs[0]
-    return {"apiVersion": "v1", "kind": "List", "items": docs}
+log = logging.getLogger("kubefit")
 
 
-def _nodes(nodes: tuple[int, ...] | None) -> str:
-    return "any" if nodes is None else ",".join(map(str, nodes)) or "-"
+@dataclass(frozen=True)
+class AdmitRequest:
+    input: Input
+    fmt: str
+    node: str  # the node (its NodeTopology and KubeletConfiguration)
+    pod: str | None = None  # the pod to admit (default: the node's pods)
+    engine: str = "greedy"
+    # cpsat, asp: the whole run's budget (no limit: the engine's default, 60 s).
+    deadline: Deadline = field(default_factory=lambda: Deadline(None, waiting=True))
+    cpu_manager_state: str | None = None  # the kubelet's checkpoint files
+    memory_manager_state: str | None = None
+    write_state: str | None = None  # write the checkpoint files after admission into this directory
 
 
-def admission_table(solution: NodeSolution) -> str:
-    rows = []
-    notes = []
-    for a in solution.reported:
-        if not a.admitted:
-            rows.append([a.pod.ref, "-", "rejected", "-", "-", "-"])
-            notes.append(f"{a.pod.ref}: {a.reason}: {a.message}")
-            continue
-        for c in a.containers:
-            memory = (
-                ", ".join(f"{b.resource} {binary_size(b.size)} on {_nodes(b.numa)}" for b in c.memory) or "-"
-            )
-            kind = "exclusive" if c.exclusive else "shared"
-            rows.append(
-                [
-                    a.pod.ref,
-                    c.name,
-                    "admitted",
-                    f"{format_cpuset(c.cpus)} ({kind})",
-                    _nodes(c.numa_affinity),
-                    memory,
-                ]
-            )
-    text = table(["POD", "CONTAINER", "STATUS", "CPUS", "NUMA", "MEMORY"], rows)
-    if solution.reported:
-        last = solution.reported[-1]
-        text += f"\nshared pool: {format_cpuset(last.default_cpus) or '-'}\n"
-    return text + ("\n" + lines_text(notes) if notes else "")
+def admit(request: AdmitRequest) -> Answer:
+    from ..solver import registry
+    from ..solver.engines import NodeEngine
+    from ..translate.node.build import StateFiles, build
+    from .admit_render import admission_table, render, write_state
 
-
-def write_state(directory: str, solution: NodeSolution) -> list[str]:
-    """Write cpu_manager_state and memory_manager_state into `directory`, both or neither, as the
-    kubelet writes a checkpoint (see checkpoint_store); the paths written."""
-    from .checkpoint_store import write_files
-
-    return write_files(
-        directory,
-        [
-            (CPU_FILE, write_cpu_state(solution.cpu_state).encode()),
-            (MEMORY_FILE, write_memory_state(solution.memory_state).encode()),
-        ],
-    )
+    gates = request.input.gates
+    # A kubelet refuses to start with a configuration (or on a machine) it does not accept; the pods it
+    # admits come from the API server, so, as for the scheduler's verbs, what only API validation
+    # refuses is a warning (the kubelet's own tests name containers `fakeContainer3`) unless it is
+    # unstorable (a negative request): see loading._api_problems.
+    objects = load_valid(request.input, api_problems_are_errors=False)
+    engine: NodeEngine = registry.node(request.engine, request.deadline.seconds)
+    files = StateFiles(request.cpu_manager_state, request.memory_manager_state)
+    problem = build(objects, gates, request.node, request.pod, files)
+    solution = engine.admit(problem)
+    process.settle()
+    # Before the answer: a state that cannot be written is bad input, and then nothing is shown.
+    if request.write_state:
+        for path in write_state(request.write_state, solution):
+            log.info("wrote %s", path)
+    doc = render(request.node, solution, single=request.pod is not None)
+    code = EXIT_OK if all(a.admitted for a in solution.reported) else EXIT_NO_FIT
+    return Answer(doc, admission_table(solution), code, request.fmt)

@@ -10,7 +10,7 @@ from functools import cached_property
 from ...model.problem import Device, PoolView, consumption
 from ...model.terms import Taint
 from ..asp import schema as s
-from ..asp.facts import NodeFacts, SlotInfo
+from ..asp.gathered import NodeFacts, SlotInfo
 
 BLOCKING = ("NoSchedule", "NoExecute")
 

@@ -19,10 +19,11 @@ from ...model.explain_source import ClassMatch
 from ...model.problem import Claim, InUse, NodeView, Problem, Unit
 from ...model.solution import Status
 from ..asp.control import Outcome, Program
-from ..asp.facts import Holders, NodeFacts, TooLarge, gather
+from ..asp.facts import TooLarge, gather
+from ..asp.gathered import Holders, NodeFacts
+from ..dra import AllocationError
 from ..engines import Budget
 from ..greedy import search_node as greedy_search
-from ..greedy.allocator import AllocationError
 from .hints import Hint, hints, render_hint
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, Verdict

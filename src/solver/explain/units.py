@@ -21,7 +21,7 @@ from ...model.claim_status import BINDING_TIMEOUT, UNAVAILABLE
 from ...model.explain_source import ClassMatch
 from ...model.problem import NodeView, Problem, Unit
 from ...model.solution import Solution, Status, UnitOutcome
-from ..asp.facts import NodeFacts
+from ..asp.gathered import NodeFacts
 from ..asp.search import Cache as AllocationCache
 from ..asp.search import search_node as asp_search
 from ..capacity import qualified_consumed

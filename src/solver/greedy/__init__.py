@@ -15,9 +15,10 @@ from ...model.node_selector import creation_error
 from ...model.problem import Claim, InUse, NodeView, Problem, Unit
 from ...model.solution import Solution, Status
 from ..cluster.scheduler import solve_units
+from ..dra import AllocationError, BudgetExceeded
 from ..engines import ENGINE_FEATURES, Budget
 from ..units import NodeAnswer, Taken
-from .allocator import AllocationError, BudgetExceeded, NodeAllocator
+from .allocator import NodeAllocator
 
 __all__ = ["GreedyEngine", "search_node"]
 

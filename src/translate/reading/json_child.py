@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from ... import forking
+from ...runtime import forking
 from .bounded_read import max_bytes
 from .json_text import SourceText
 

@@ -16,7 +16,7 @@ from ....model.node.planned import KubeletFacts, KubeletPod
 from ....model.node.problem import NodeProblem, PodFacts
 from ....model.problem import Problem
 from ....model.solution import ClaimAllocation
-from ...node import engines as node_engines
+from ... import registry
 from .decode import Placement
 
 
@@ -34,7 +34,7 @@ def rejections(
     unit_of = {u.pod: u.id for u in problem.units if u.pod}
     allocated = _allocations(problem, placements)
     out: dict[int, str] = {}
-    engine = node_engines.get("greedy")
+    engine = registry.node("greedy")
     for node in sorted(targets):
         solution = engine.admit(node_problem(facts, problem, placements, allocated, node))
         for admission in solution.reported:

@@ -24,6 +24,7 @@ from ....model.cluster import names
 from ....model.node.planned import KubeletFacts
 from ....model.problem import Problem
 from ....model.solution import Solution, Status
+from ... import registry
 from ...deadline import Deadline
 from ...engines import Budget
 from ...greedy import GreedyEngine
@@ -93,9 +94,11 @@ def plan(
     clock = options.deadline or Deadline(options.time_limit)
     progress = options.progress if isinstance(options.progress, Progress) else Progress(False)
     progress.deadline = clock
-    annotated = options.engine == "greedy" and options.document
+    # The engine's plan is kube-scheduler's own pass ("pass": greedy), or the model started from it.
+    passing = registry.planner(options.engine) == "pass"
+    annotated = passing and options.document
     greedy = baseline if baseline is not None else kube_scheduler(problem, clock, progress, annotated)
-    if options.engine == "greedy" or greedy.cut:
+    if passing or greedy.cut:
         result = _kube_schedulers(problem, greedy, clock, options.engine)
         progress.enter("printing")
         log.info("plan: %s", progress.timings())
@@ -125,7 +128,7 @@ def _kube_schedulers(problem: Problem, greedy: Solution, clock: Deadline, engine
         f"the time limit ran out during kube-scheduler's pass: it reached {tried} of {len(problem.units)} "
         f"pods and placed {len(placements)}; the other {greedy.cut} were not tried, nothing is proven"
     )
-    solution = greedy if engine == "greedy" else as_plan(greedy)
+    solution = greedy if registry.planner(engine) == "pass" else as_plan(greedy)
     return PlanResult(engine, solution, "unknown", clock.elapsed(), placements=placements, note=note)
 
 
@@ -234,7 +237,7 @@ class Planner:
         self.progress.enter("printing")
         log.info("plan: %s", self.progress.timings())
         return PlanResult(
-            "cpsat",
+            self.options.engine,
             solution,
             outcome.status,
             clock.elapsed(),
@@ -281,7 +284,7 @@ class Planner:
         greedy = self.greedy
         placements = greedy_placements(greedy)
         return PlanResult(
-            "cpsat",
+            self.options.engine,
             Solution("plan", as_plan(greedy).units),
             "feasible",
             self.clock.elapsed(),

@@ -23,12 +23,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..model.errors import MAX_PROBLEMS, InputError, Problem
+from ..model.features import FeatureGates
 from . import forking
-from .model.errors import MAX_PROBLEMS, InputError, Problem
-from .model.features import FeatureGates
 
 if TYPE_CHECKING:
-    from .translate.kube import ObjectSet
+    from ..translate.kube import ObjectSet
 
 log = logging.getLogger("kubefit")
 
@@ -122,7 +122,7 @@ def start(objects: ObjectSet, gates: FeatureGates, finish: Finish) -> bool:
         settle()
 
     def work(send: forking.Send) -> None:
-        from .translate.validation.run import validate_objects
+        from ..translate.validation.run import validate_objects
 
         send(validate_objects(objects, gates))
 
@@ -149,8 +149,8 @@ class AfterReading:
     progress: Progress = field(default_factory=Progress, compare=False)
 
     def __call__(self, send: forking.Send) -> None:
-        from .translate.loader import load
-        from .translate.validation.run import Context, object_problems
+        from ..translate.loader import load
+        from ..translate.validation.run import Context, object_problems
 
         try:
             objects = load(list(self.paths), strict=self.strict)
@@ -220,7 +220,7 @@ def _problems(pending: _Pending) -> list[Problem]:
             return list(problems[0])
         if isinstance(problems, list):
             return problems
-    from .translate.validation.run import validate_objects
+    from ..translate.validation.run import validate_objects
 
     return validate_objects(pending.objects, pending.gates)
 
@@ -231,7 +231,7 @@ def _shared(pending: _Pending) -> Callable[[list[Problem], int], list[Problem]]:
     it meets one with a problem: that and those before it are the child's, which locates problems
     (a problem's line is looked up in the file's text: the process would read a dump's text again,
     as large as the rest of what it holds). Then the child's problems, up to where it stopped."""
-    from .translate.validation.run import Context, object_errors, validate_in_order
+    from ..translate.validation.run import Context, object_errors, validate_in_order
 
     progress = pending.progress
     assert progress is not None
