@@ -7,10 +7,10 @@ from typing import Any
 
 from ..model.cpuset import format_cpuset
 from ..model.node.solution import NodeSolution
+from ..model.quantity.amounts import binary_size
 from ..model.terminal import lines_text
 from ..output import table
 from ..solver.node.admission_doc import admission_doc
-from ..solver.quantity_text import binary_size
 from ..translate.node.checkpoint import CPU_FILE, MEMORY_FILE, write_cpu_state, write_memory_state
 
 

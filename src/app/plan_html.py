@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from html import escape as _html_escape
 from typing import Any
 
+from ..model.quantity import Quantity, QuantityError
 from ..model.terminal import escape as _terminal_escape
-from ..translate.quantity import Quantity, QuantityError
 
 CELL = 12  # cell side, px
 PITCH = 14  # cell side plus the gap between cells and between rows

@@ -17,10 +17,10 @@ from functools import cached_property
 from typing import Any
 
 from ..model.node_selector import for_allocation
+from ..model.quantity.amounts import quantity_text
 from ..model.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 from ..model.terms import NodeSelectorTerm, Toleration
 from ..solver.node_fit import claim_amounts
-from ..solver.quantity_text import quantity_text
 from ..solver.result_annotations import PREEMPTED_BY, SchedulerAnnotations, annotate, group_status
 from ..translate.dra.build import Built
 from ..translate.dra.extended import EXTENDED_CLAIM_ANNOTATION

@@ -16,11 +16,11 @@ from functools import lru_cache
 from ...model.explain_source import ClassMatch
 from ...model.families import Family
 from ...model.problem import PoolView
+from ...model.quantity.amounts import quantity_text
 from ...model.terms import Taint
 from ..asp import schema as s
 from ..asp.gathered import NodeFacts, SlotInfo
 from ..capacity import device_capacity
-from ..quantity_text import quantity_text
 from .index import NodeIndex
 from .keys import outcomes
 from .memo import Counter, Funnel, Memo

@@ -7,7 +7,7 @@ from typing import Any
 from ...model.cpuset import format_cpuset
 from ...model.node.problem import Block
 from ...model.node.solution import PodAdmission
-from ..quantity_text import binary_size
+from ...model.quantity.amounts import binary_size
 
 API_VERSION = "kubefit.io/v1alpha1"
 

@@ -15,8 +15,8 @@ from fractions import Fraction
 
 from ...model.pools import PoolFacts
 from ...model.problem import Problem
+from ...model.quantity.amounts import quantity_text
 from ..capacity import device_capacity
-from ..quantity_text import quantity_text
 from .partitions import MAX_STATUS_LIST_ITEMS
 
 SHAREABLE_OVER_CAP = "ShareableSummaryOverCap:"

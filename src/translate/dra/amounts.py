@@ -14,8 +14,8 @@ from typing import Any
 
 from ...model.errors import InputError
 from ...model.go_strings import go_quote
+from ...model.quantity import Quantity, QuantityError
 from ..kube import KubeObject, quantity_values
-from ..quantity import Quantity, QuantityError
 
 
 @lru_cache(maxsize=4096)

@@ -12,8 +12,8 @@ from ...model.explain_source import ClassMatch
 from ...model.features import ALL_ON, FeatureGates
 from ...model.pod_shape import PodShape
 from ...model.problem import FEATURES, Claim, Gang, InUse, Node, NodeView, Unit
+from ...model.quantity import QuantityError
 from ..kube import ObjectSet
-from ..quantity import QuantityError
 from ..sched.cluster import cluster_facts
 from ..sched.config import configuration
 from ..validation.run import cel_features

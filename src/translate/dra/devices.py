@@ -13,10 +13,10 @@ from fractions import Fraction
 from typing import Any
 
 from ...model.problem import Capacity, CounterUse, Device, Placement
+from ...model.quantity import QuantityError
 from ...model.terms import Taint
 from ..cel.selector import DeviceInput
 from ..kube import KubeObject, LazySlice, ObjectSet, slice_spec
-from ..quantity import QuantityError
 from .amounts import located, quantity
 from .field_facts import attr_value, capacity_policy, placement_of, taint_of
 from .node_allocatable import device_node_allocatable

@@ -14,8 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from ...model.problem import NodeAllocatable
+from ...model.quantity import Quantity
 from ..kube import KubeObject
-from ..quantity import Quantity
 
 
 def _fraction(text: Any, default: Fraction = Fraction(0)) -> Fraction:

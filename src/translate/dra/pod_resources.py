@@ -19,8 +19,8 @@ from typing import Any
 
 from ...model.pod_shape import Charges, ClaimCharge, ContainerShape, PodShape
 from ...model.pod_shape import requests as shape_requests
+from ...model.quantity import Quantity
 from ..kube import KubeObject, ObjectSet
-from ..quantity import Quantity
 
 PODS = "pods"
 

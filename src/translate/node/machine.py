@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ...model.node.problem import CPUInfo, Machine, NUMAMemory
+from ...model.quantity import Quantity
 from ..node_topology import NodeTopology
-from ..quantity import Quantity
 
 
 def _bytes(text: str) -> int:

@@ -12,8 +12,8 @@ from ...model.features import FeatureGates
 from ...model.go_strings import go_quote
 from ...model.node.devices import ClaimUse, Result, claim_group, with_devices
 from ...model.node.problem import APP, INIT, SIDECAR, ContainerFacts, PodFacts
+from ...model.quantity import Quantity, QuantityError
 from ..kube import KubeObject, LazySlice, ObjectSet, quantity_values
-from ..quantity import Quantity, QuantityError
 
 QOS_RESOURCES = ("cpu", "memory")
 NUMA_ATTRIBUTE = "resource.kubernetes.io/numaNode"

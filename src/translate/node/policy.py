@@ -8,9 +8,9 @@ from ...model.cpuset import format_cpuset, parse_cpuset, parse_ranges, within
 from ...model.errors import InputError
 from ...model.features import FeatureGates
 from ...model.node.problem import KubeletPolicy, Machine
+from ...model.quantity import Quantity
 from ..kube import KubeObject
 from ..kubelet_config import KubeletConfiguration
-from ..quantity import Quantity
 from .eviction import parse_threshold, reserved_bytes
 
 # The kubelet's default hard eviction threshold for memory, when evictionHard is not set at all.

@@ -12,7 +12,7 @@ import socket as _socket
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from ..quantity import Format, Quantity
+from ...model.quantity import Format, Quantity
 from .raw_topology import RawCPU, RawNode
 
 

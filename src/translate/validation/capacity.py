@@ -17,7 +17,7 @@ from .list_rules import duplicates
 from .quantities import decimal_key, is_fractional, validate_quantity
 
 if TYPE_CHECKING:
-    from ..quantity import Quantity
+    from ...model.quantity import Quantity
 
 CAPACITY_REQUEST_POLICY_DISCRETE_MAX_OPTIONS = 10
 MAX_INT64 = 2**63 - 1

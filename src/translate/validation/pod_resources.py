@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model.errors import FieldPath
-from ..quantity import Quantity
+from ...model.quantity import Quantity
 from . import FieldError, ValidationContext, unstorable
 from .field_errors import (
     Raw,

@@ -10,7 +10,7 @@ from . import FieldError
 from .field_errors import invalid
 
 if TYPE_CHECKING:
-    from ..quantity import Quantity
+    from ...model.quantity import Quantity
 
 # Quantities -------------------------------------------------------------------------------
 #
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def parse_quantity(text: str) -> Quantity | str:
     """The quantity as the API server decodes it, or the decoding error."""
     # Imported here so the validators load even where the quantity module is unavailable.
-    from ..quantity import Quantity, QuantityError
+    from ...model.quantity import Quantity, QuantityError
 
     try:
         return Quantity.unmarshal(text)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ....model.errors import CelRuntimeError
-from ...quantity import ERR_NOT_INT64, Format, Quantity, QuantityError
+from ....model.quantity import ERR_NOT_INT64, Format, Quantity, QuantityError
 from .. import types as t
 from ..registry import Library
 from ..values import CelObject

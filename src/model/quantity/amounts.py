@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..translate.quantity import Format, Quantity
+from . import Format, Quantity
 
 
 def quantity_text(value: Fraction, like: str | None) -> str:

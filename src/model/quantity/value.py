@@ -27,7 +27,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ...model.go_strings import GO_SPACE
+from ..go_strings import GO_SPACE
 from .exact import (
     INT64_MAX,
     INT64_MIN,
@@ -44,14 +44,7 @@ from .exact import (
     scale_up,
     strip_zeros,
 )
-from .text import (
-    ERR_NOT_INT64,
-    Format,
-    QuantityError,
-    canonical_text,
-    go_json_number,
-    parse_text,
-)
+from .text import ERR_NOT_INT64, Format, QuantityError, canonical_text, go_json_number, parse_text
 
 # Go would grind through arbitrarily long big.Int alignments; refusing beyond this
 # keeps a hostile exponent from hanging the process. No real quantity is close.
