@@ -38,6 +38,7 @@ def allocate(request: AllocateRequest) -> Answer:
 
     gates = request.input.gates
     objects = load_valid(request.input, api_problems_are_errors=False, meanwhile=process.scheduling_imports())
+    request.deadline.begin()
     process.collect_no_more()
     claims = list(request.claims) if request.claims is not None else None
     s = request.scheduling
@@ -45,9 +46,9 @@ def allocate(request: AllocateRequest) -> Answer:
     options = {"objective": request.objective, "dump_model": request.dump_model}
     engine = engines.get(request.engine, **{k: v for k, v in options.items() if v})
     engines.check_supported(engine, built.problem)
-    # Each phase (the scheduler's run, then the reasons) has the time limit from when it starts.
-    seconds = request.deadline.seconds
-    solution = engine.solve(built.problem, engines.Budget(request.steps, seconds))
+    # One budget for the run after reading: the scheduler's run, then the reasons with what is left.
+    clock = request.deadline
+    solution = engine.solve(built.problem, engines.Budget(request.steps, clock.left()))
     process.keep(built, solution)
     messages = None
     if request.explain:
@@ -57,7 +58,7 @@ def allocate(request: AllocateRequest) -> Answer:
         if failed:
             from ..solver.explain import Options, explain
 
-            why = Options(seconds, request.steps, failed)
+            why = Options(clock.left(), request.steps, failed)
             messages = {u.unit: u.summary for u in explain(built, solution, why) if not u.fits}
     doc = render_list(built, solution, messages, lazy=True)  # made as it is written, if it is
     fmt = request.fmt
