@@ -36,8 +36,8 @@ from typing import Any, TypeVar
 
 import yaml
 
+from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.loader import load_text
-from kubefit.translate.objects import ObjectSet
 
 Doc = dict[str, Any]
 

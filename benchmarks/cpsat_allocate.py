@@ -24,9 +24,9 @@ from typing import Any
 
 import cluster as gen
 
+from kubefit.model.problem import Problem
+from kubefit.model.solution import Solution
 from kubefit.solver import engines
-from kubefit.solver.problem import Problem
-from kubefit.solver.solution import Solution
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import build
 

@@ -30,10 +30,10 @@ from typing import Any
 
 import cluster as gen
 
+from kubefit.model.problem import Problem
+from kubefit.model.solution import Solution, Status
 from kubefit.solver import engines
 from kubefit.solver.cpsat import CpsatEngine
-from kubefit.solver.problem import Problem
-from kubefit.solver.solution import Solution, Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import build
 

@@ -22,10 +22,9 @@ from typing import Any
 
 import cluster as gen
 
+from kubefit.model.solution import Status
 from kubefit.solver import engines
 from kubefit.solver.explain import Explainer, Options, UnitExplanation
-from kubefit.solver.explain.inputs import class_matcher, holders
-from kubefit.solver.solution import Status
 from kubefit.translate.dra.build import Built, build
 
 NAMESPACE = gen.BENCH_NAMESPACE
@@ -57,7 +56,7 @@ def explain_once(built: Built, options: Options) -> tuple[list[UnitExplanation],
     engine = engines.get("greedy")
     solution, solve_s = gen.timed(lambda: engine.solve(built.problem, engines.Budget(1_000_000)))
     assert all(u.status == Status.UNSATISFIABLE for u in solution.units), "the pod was expected to be pending"
-    explainer = Explainer(built.problem, solution, holders(built), class_matcher(built), options)
+    explainer = Explainer(built.problem, solution, built.holders(), built.class_match(), options)
     units, explain_s = gen.timed(explainer.run)
     return units, explainer.cores.shapes, solve_s, explain_s
 

@@ -32,13 +32,13 @@ from typing import Any
 
 import cluster as gen
 
+from kubefit.app.render import render_list
+from kubefit.model.solution import Solution, Status
 from kubefit.solver import engines
-from kubefit.solver.render import render_list
-from kubefit.solver.solution import Solution, Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import Built, build
+from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.loader import load
-from kubefit.translate.objects import ObjectSet
 from kubefit.translate.validation.run import validate_objects
 
 # The pool whose nodes can serve each claim kind (the named node of measurement 1).

@@ -32,9 +32,11 @@ from typing import Any
 
 import cluster as gen
 
-from kubefit.errors import Problem, ProblemList
-from kubefit.translate import loader, yaml_source
-from kubefit.translate.objects import ObjectSet
+from kubefit.model.errors import Problem, ProblemList
+from kubefit.translate.kube.objects import ObjectSet
+from kubefit.translate.loader import loading as loader
+from kubefit.translate.loader.objects_of import objects_of
+from kubefit.translate.reading import documents, yaml_reference, yaml_source
 
 
 def cpu(fn: Callable[[], Any], repeat: int) -> tuple[Any, float]:
@@ -59,7 +61,7 @@ def _validate(docs: list[Any]) -> int:
     for doc in docs:
         if isinstance(doc, Problem):
             raise SystemExit(f"the generated cluster does not parse: {doc}")
-        objects.objects.extend(loader._objects_of(doc, problems, False))
+        objects.objects.extend(objects_of(doc, problems, False))
     loader._check_duplicates(objects, problems)
     if problems.errors or problems.warnings:
         raise SystemExit(f"the generated cluster has problems: {[*problems.errors, *problems.warnings][0]}")
@@ -78,7 +80,7 @@ def stages(
 
 def _paused() -> Any:
     # The loader reads with the garbage collector paused (`load` does; validating is timed the same way).
-    return getattr(yaml_source, "gc_paused", contextlib.nullcontext)
+    return getattr(documents, "gc_paused", contextlib.nullcontext)
 
 
 def measure(directory: str, fmt: str, repeat: int) -> list[list[str]]:
@@ -89,7 +91,7 @@ def measure(directory: str, fmt: str, repeat: int) -> list[list[str]]:
             texts[path] = f.read()
     size = f"{sum(len(t.encode()) for t in texts.values()) / 1e6:.1f}"
     rows = []
-    reference = getattr(yaml_source, "reference_documents", None)
+    reference = getattr(yaml_reference, "reference_documents", None)
     if reference is not None:
         # The reader before the fast paths, on the same text, so that one run shows both.
         count, parse_s, validate_s = stages(reference, contextlib.nullcontext, texts, repeat)

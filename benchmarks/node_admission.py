@@ -37,12 +37,12 @@ from pathlib import Path
 
 import yaml
 
-from kubefit.features import ALL_ON
+from kubefit.model.features import ALL_ON
+from kubefit.model.node.problem import APP, ContainerFacts, KubeletPolicy, Machine, NodeProblem, PodFacts
+from kubefit.model.node.solution import NodeSolution
 from kubefit.solver.node.asp.admit import AspAdmitter
 from kubefit.solver.node.cpsat.admit import CpsatAdmitter
 from kubefit.solver.node.greedy.admit import Admitter
-from kubefit.solver.node.problem import APP, ContainerFacts, KubeletPolicy, Machine, NodeProblem, PodFacts
-from kubefit.solver.node.solution import NodeSolution
 from kubefit.solver.node.solving import SolvingAdmitter
 from kubefit.solver.node.topology import CPUTopology
 from kubefit.solver.node.validate import check

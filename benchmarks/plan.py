@@ -33,11 +33,11 @@ import cluster as gen
 import generate
 from cluster import GPUS_PER_NODE
 
-from kubefit.features import ALL_ON
+from kubefit.model.features import ALL_ON
+from kubefit.model.problem import Problem
+from kubefit.model.solution import Solution, Status
 from kubefit.solver.cluster.plan.planner import PlanOptions, PlanResult, plan
 from kubefit.solver.cluster.plan.solve import Stage
-from kubefit.solver.problem import Problem
-from kubefit.solver.solution import Solution, Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import build
 

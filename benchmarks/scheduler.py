@@ -28,12 +28,12 @@ from typing import Any
 
 import cluster as gen
 
+from kubefit.app.render import render_list
+from kubefit.model.solution import Status
 from kubefit.solver import engines
-from kubefit.solver.render import render_list
-from kubefit.solver.solution import Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import build
-from kubefit.translate.objects import ObjectSet
+from kubefit.translate.kube.objects import ObjectSet
 
 PROFILES: dict[str, dict[str, Any]] = {
     "default": {},

@@ -36,8 +36,8 @@ import generate as gen
 from cluster import dump, load_docs, table
 from fleet import measure
 
+from kubefit.model.solution import Status
 from kubefit.solver import engines
-from kubefit.solver.solution import Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import build
 

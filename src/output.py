@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 import yaml
 
-from .terminal import escape, escape_lines
+from .model.terminal import escape, escape_lines
 
 FORMATS = ("table", "yaml", "json")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kubefit.errors import CelRuntimeError
+from kubefit.model.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.registry import Library, Overload, Registry, value_matches
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kubefit.model.problem import Problem
+from kubefit.model.solution import Solution, Status
 from kubefit.solver.cpsat import CpsatEngine
 from kubefit.solver.engines import Budget
 from kubefit.solver.greedy import GreedyEngine
-from kubefit.solver.problem import Problem
-from kubefit.solver.solution import Solution, Status
 from kubefit.solver.validate import validate
 
 

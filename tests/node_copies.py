@@ -11,7 +11,8 @@ from typing import Any
 
 from problem_strategies import uses
 
-from kubefit.solver.problem import AttrValue, Device, InUse, Node, NodeView, Problem, Taint
+from kubefit.model.problem import AttrValue, Device, InUse, Node, NodeView, Problem
+from kubefit.model.terms import Taint
 
 CHANGES = (
     "an outcome",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from kubefit.solver.node.problem import Machine
+from kubefit.model.node.problem import Machine
 from kubefit.solver.node.topology import CPUTopology
 from kubefit.translate.loader import load_text
 from kubefit.translate.node.machine import machine_of

@@ -10,7 +10,7 @@ from dataclasses import replace
 from hypothesis import strategies as st
 from node_fixtures import machine as fixture
 
-from kubefit.solver.node.problem import (
+from kubefit.model.node.problem import (
     APP,
     INIT,
     SIDECAR,

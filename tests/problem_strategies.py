@@ -18,7 +18,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from kubefit.solver.problem import (
+from kubefit.model.problem import (
     FEATURES,
     AttrValue,
     Capacity,
@@ -37,10 +37,9 @@ from kubefit.solver.problem import (
     Selectable,
     Slot,
     SlotKey,
-    Taint,
-    Toleration,
     Unit,
 )
+from kubefit.model.terms import Taint, Toleration
 
 # DRAPreemption's feature only changes preemption, which generated problems never meet.
 ALL_FEATURES = frozenset(FEATURES) - {"Preemption"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kubefit.translate.quantity import INT64_MAX, INT64_MIN, Format, Quantity
+from kubefit.model.quantity import INT64_MAX, INT64_MIN, Format, Quantity
 
 BIN = Format.BINARY_SI
 DEC = Format.DECIMAL_SI

@@ -12,8 +12,8 @@ from fuzz.seeds import all_seeds
 from hypothesis import strategies as st
 from kubernetes.client.models import V1ResourceSlice
 
-from kubefit.translate import kinds
-from kubefit.translate.quantity_fields import coerce_quantities
+from kubefit.translate.kube import kinds
+from kubefit.translate.kube.quantity_fields import coerce_quantities
 
 DRIVER = "dra.example.com"
 

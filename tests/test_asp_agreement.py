@@ -10,10 +10,10 @@ from cpsat_support import cpsat, decided, greedy, same_answer
 from hypothesis import HealthCheck, given, settings
 from problem_strategies import generated_problem, problems
 
+from kubefit.model.problem import Problem
+from kubefit.model.solution import Solution
 from kubefit.solver.asp import AspEngine
 from kubefit.solver.engines import Budget
-from kubefit.solver.problem import Problem
-from kubefit.solver.solution import Solution
 from kubefit.solver.validate import validate
 
 STEPS = Budget(steps=20_000)

@@ -21,12 +21,12 @@ from problem_strategies import (
     uses,
 )
 
+from kubefit.model.problem import Constraint, InUse, Unit
+from kubefit.model.solution import Status
 from kubefit.solver import engines
 from kubefit.solver.asp import AspEngine
 from kubefit.solver.asp.search import Cache, search_node
 from kubefit.solver.engines import Budget
-from kubefit.solver.problem import Constraint, InUse, Unit
-from kubefit.solver.solution import Status
 from kubefit.solver.validate import validate
 
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from kubefit import background_validation, forking
-from kubefit.errors import Problem
-from kubefit.features import ALL_ON
+from kubefit.model.errors import Problem
+from kubefit.model.features import ALL_ON
+from kubefit.runtime import background_validation, forking
 from kubefit.translate.loader import load
 from kubefit.translate.validation.run import validate_objects
 

@@ -12,8 +12,8 @@ import yaml
 from gate_support import gate_args
 
 from kubefit.cli import main
-from kubefit.errors import CelRuntimeError
-from kubefit.features import ALL_ON, FeatureGates
+from kubefit.model.errors import CelRuntimeError
+from kubefit.model.features import ALL_ON, FeatureGates
 from kubefit.translate.cel.environment import NEW, STORED
 from kubefit.translate.cel.selector import AttributeValue, DeviceInput, Selector
 from kubefit.translate.validation.run import cel_features

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubefit.errors import CelCompileError, CelRuntimeError
+from kubefit.model.errors import CelCompileError, CelRuntimeError
 from kubefit.translate.cel import ast
 from kubefit.translate.cel.environment import Features
 from kubefit.translate.cel.parser import parse

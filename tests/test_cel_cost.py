@@ -10,7 +10,7 @@ import pytest
 from gate_support import EVERY_GATE
 
 from kubefit.cli import main
-from kubefit.errors import CelRuntimeError
+from kubefit.model.errors import CelRuntimeError
 from kubefit.translate.cel.budget import COST_LIMIT_MESSAGE, WORK_LIMIT, Activation, run, spend, spend_once
 from kubefit.translate.cel.checker import check
 from kubefit.translate.cel.environment import Features, dra_env

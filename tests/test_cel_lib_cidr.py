@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from cel_library_support import Declaration, LibraryUnderTest
 
-from kubefit.errors import CelRuntimeError
+from kubefit.model.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library import cidr as lib
 from kubefit.translate.cel.library import ip as ip_lib

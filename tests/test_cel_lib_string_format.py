@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from cel_library_support import LibraryUnderTest
 
-from kubefit.errors import CelRuntimeError
+from kubefit.model.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library import string_format, strings
 from kubefit.translate.cel.values import Optional, Uint

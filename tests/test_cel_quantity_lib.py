@@ -8,10 +8,10 @@ from typing import cast
 import pytest
 from cel_library_support import LibraryUnderTest
 
-from kubefit.errors import CelRuntimeError
+from kubefit.model.errors import CelRuntimeError
+from kubefit.model.quantity import ERR_FORMAT_WRONG, ERR_SUFFIX, Format, Quantity
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library.quantity import CelQuantity, library
-from kubefit.translate.quantity import ERR_FORMAT_WRONG, ERR_SUFFIX, Format, Quantity
 
 LIB = LibraryUnderTest(library)
 REGISTRY = LIB.registry

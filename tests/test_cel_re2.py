@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubefit.errors import CelCompileError, CelRuntimeError
+from kubefit.model.errors import CelCompileError, CelRuntimeError
 from kubefit.translate.cel.library.re2 import RegexSyntaxError, compile_re2
 from kubefit.translate.cel.selector import AttributeValue, DeviceInput, Selector
 

@@ -7,7 +7,7 @@ from typing import Any, cast
 import pytest
 from cel_library_support import LibraryUnderTest
 
-from kubefit.errors import CelRuntimeError
+from kubefit.model.errors import CelRuntimeError
 from kubefit.translate.cel import types as t
 from kubefit.translate.cel.library.semver import (
     Semver,

@@ -11,9 +11,9 @@ from cpsat_support import cpsat, decided, greedy, picks, same_answer
 from hypothesis import HealthCheck, given, settings
 from problem_strategies import generated_problem, problems
 
+from kubefit.model.problem import Problem
+from kubefit.model.solution import Status, UnitOutcome
 from kubefit.solver.engines import Budget
-from kubefit.solver.problem import Problem
-from kubefit.solver.solution import Status, UnitOutcome
 
 STEPS = Budget(steps=20_000)
 
@@ -99,8 +99,8 @@ def test_a_device_with_a_live_share_is_still_evaluated_by_the_selectors() -> Non
     greedy and the scheduler answer, not "does not fit")."""
     from problem_strategies import claim, device, problem
 
-    from kubefit.solver.problem import InUse
-    from kubefit.solver.solution import Status
+    from kubefit.model.problem import InUse
+    from kubefit.model.solution import Status
 
     shared = device(0)
     p = problem(

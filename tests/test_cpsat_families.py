@@ -23,16 +23,9 @@ from problem_strategies import (
     uses,
 )
 
-from kubefit.solver.problem import (
-    Constraint,
-    DerivedAttribute,
-    InUse,
-    PoolView,
-    Taint,
-    Toleration,
-    Unit,
-)
-from kubefit.solver.solution import Status
+from kubefit.model.problem import Constraint, DerivedAttribute, InUse, PoolView, Unit
+from kubefit.model.solution import Status
+from kubefit.model.terms import Taint, Toleration
 
 MODEL = "driver-a/model"
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from cpsat_support import cpsat, picks
 from problem_strategies import claim, device, exact, first_available, problem, slot, uses
 
-from kubefit.solver.problem import InUse, NodeView, PoolView
+from kubefit.model.problem import InUse, NodeView, PoolView
 
 
 def gpus(*draws: tuple[str, int], allocated: tuple[int, ...] = ()) -> tuple[list, list[NodeView], InUse]:

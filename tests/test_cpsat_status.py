@@ -12,14 +12,14 @@ from cpsat_support import cpsat, greedy
 from problem_strategies import claim as problem_claim
 from problem_strategies import device, exact, problem, string
 
+from kubefit.model.problem import Constraint
+from kubefit.model.solution import Proof, Status
 from kubefit.solver.cpsat.build import build
 from kubefit.solver.cpsat.facts import gather
 from kubefit.solver.cpsat.model import fix
 from kubefit.solver.cpsat.objective import first_fit
 from kubefit.solver.cpsat.solve import Outcome, Runner
 from kubefit.solver.engines import Budget
-from kubefit.solver.problem import Constraint
-from kubefit.solver.solution import Proof, Status
 
 
 def distinct_conflict(devices: int, values: int, count: int) -> Any:

@@ -17,10 +17,10 @@ from problem_strategies import claim, exact, node_view, problem
 from test_validate import device
 
 from kubefit.cli import main
-from kubefit.solver.claim_status import AllocatedStatus
+from kubefit.model.claim_status import AllocatedStatus
+from kubefit.model.problem import Node, Unit
+from kubefit.model.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 from kubefit.solver.claim_use import status_problem, unusable
-from kubefit.solver.problem import Node, Unit
-from kubefit.solver.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 from kubefit.solver.validate import validate
 
 HERE = Path(__file__).resolve().parent

@@ -12,8 +12,8 @@ from pathlib import Path
 import yaml
 
 from kubefit.cli import main
+from kubefit.model.pod_shape import Charges, ClaimCharge, ContainerShape, PodShape, requests
 from kubefit.solver.pod_level_cover import uncovered
-from kubefit.solver.pod_shape import Charges, ClaimCharge, ContainerShape, PodShape, requests
 
 F = Fraction
 

@@ -8,7 +8,7 @@ import random
 import pytest
 from problem_strategies import generated_problem
 
-from kubefit.errors import KubefitError
+from kubefit.model.errors import KubefitError
 from kubefit.solver import engines
 from kubefit.solver.engines import ENGINE_FEATURES, check_supported, used_features
 

@@ -21,20 +21,20 @@ import yaml
 from gate_support import EVERY_GATE
 from golden import check_golden
 
+from kubefit.app.explain_node import device_names
 from kubefit.cli import main
-from kubefit.features import ALL_ON
+from kubefit.model.features import ALL_ON
+from kubefit.model.node.problem import NodeProblem
 from kubefit.solver.explain.admission import (
-    Devices,
     Kubelet,
     Rules,
-    device_names,
     explain_node,
     explain_rejection,
     is_minimal,
     rejections,
 )
+from kubefit.solver.explain.admission_model import Devices
 from kubefit.solver.node.greedy import GreedyNodeEngine
-from kubefit.solver.node.problem import NodeProblem
 from kubefit.solver.node.view import view
 from kubefit.translate.loader import load
 from kubefit.translate.node.build import StateFiles, build

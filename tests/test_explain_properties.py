@@ -8,6 +8,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from problem_strategies import problems
 
+from kubefit.model.problem import Problem
+from kubefit.model.solution import Status
 from kubefit.solver.asp import AspEngine
 from kubefit.solver.asp.control import Program
 from kubefit.solver.asp.facts import gather
@@ -15,8 +17,6 @@ from kubefit.solver.engines import Budget
 from kubefit.solver.explain import Explainer, Options, Verdict
 from kubefit.solver.explain.mus import is_minimal
 from kubefit.solver.greedy import GreedyEngine
-from kubefit.solver.problem import Problem
-from kubefit.solver.solution import Status
 
 STEPS = Budget(steps=20_000)
 

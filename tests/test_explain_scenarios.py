@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 import yaml
 
-from kubefit.features import ALL_ON
+from kubefit.model.features import ALL_ON
 from kubefit.solver import engines
 from kubefit.solver.asp.control import Program
 from kubefit.solver.asp.facts import gather
 from kubefit.solver.explain import Verdict, explain
-from kubefit.solver.explain.inputs import holders
 from kubefit.solver.explain.mus import is_minimal
 from kubefit.translate.dra.build import build
 from kubefit.translate.loader import load
@@ -55,7 +54,7 @@ def test_every_scenario_that_does_not_allocate_gets_minimal_reasons(case_dir: Pa
             assert any(case["expect"]["error"].lower() in r.message.lower() for r in node.reasons)
         if not node.groups:
             continue
-        nf = gather(p, p.views[node.node], claims, p.in_use, holders(built), first_fit=False, canonical=True)
+        nf = gather(p, p.views[node.node], claims, p.in_use, built.holders(), first_fit=False, canonical=True)
         program = Program(nf.facts)
         literal = {str(group): lit for lit, group in program.groups.items()}
         assert is_minimal(program, [literal[g] for g in node.groups]), node.groups

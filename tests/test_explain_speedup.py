@@ -18,13 +18,7 @@ from hypothesis import strategies as st
 from node_copies import copies, twin
 from problem_strategies import claim, device, exact, generated_problem, node_view, problem, string, uses
 
-from kubefit.solver.asp.facts import NodeFacts, TooLarge, gather
-from kubefit.solver.engines import Budget
-from kubefit.solver.explain import Explainer, Options, UnitExplanation, explain
-from kubefit.solver.explain.classes import NodeClasses
-from kubefit.solver.greedy import GreedyEngine
-from kubefit.solver.greedy.allocator import AllocationError
-from kubefit.solver.problem import (
+from kubefit.model.problem import (
     Claim,
     Constraint,
     Device,
@@ -34,10 +28,17 @@ from kubefit.solver.problem import (
     Problem,
     Request,
     Slot,
-    Taint,
     Unit,
 )
-from kubefit.solver.solution import Status
+from kubefit.model.solution import Status
+from kubefit.model.terms import Taint
+from kubefit.solver.asp.facts import TooLarge, gather
+from kubefit.solver.asp.gathered import NodeFacts
+from kubefit.solver.dra import AllocationError
+from kubefit.solver.engines import Budget
+from kubefit.solver.explain import Explainer, Options, UnitExplanation, explain
+from kubefit.solver.explain.classes import NodeClasses
+from kubefit.solver.greedy import GreedyEngine
 from kubefit.translate.dra.build import build
 
 STEPS = Budget(steps=20_000)

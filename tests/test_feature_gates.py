@@ -14,9 +14,16 @@ from cluster_manifests import DRIVER, device_class, gpus, node, write
 from cluster_manifests import claim as gpu_claim
 
 from kubefit.cli import main
-from kubefit.errors import InputError, format_path
-from kubefit.features import ALL_ON, KNOWN_GATES, FeatureGates, check_version, parse_gates, release_gates
-from kubefit.gate_specs import PREVIEW, RELEASES, SPECS, UPSTREAM_COMMIT, Spec
+from kubefit.model.errors import InputError, format_path
+from kubefit.model.features import (
+    ALL_ON,
+    KNOWN_GATES,
+    FeatureGates,
+    check_version,
+    parse_gates,
+    release_gates,
+)
+from kubefit.model.gate_specs import PREVIEW, RELEASES, SPECS, UPSTREAM_COMMIT, Spec
 from kubefit.translate.disabled_fields import gated_fields
 from kubefit.translate.loader import load_text
 

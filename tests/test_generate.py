@@ -19,8 +19,8 @@ import pytest
 from benchmark_modules import BENCHMARKS, benchmark_module
 
 from kubefit.cli import main as kubefit
+from kubefit.model.solution import Status
 from kubefit.solver import engines
-from kubefit.solver.solution import Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import build
 from kubefit.translate.validation.run import validate_objects

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubefit.translate.go_strings import GO_SPACE, go_is_print, go_quote
+from kubefit.model.go_strings import GO_SPACE, go_is_print, go_quote
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,10 @@ from fractions import Fraction
 import pytest
 from problem_strategies import claim, device, exact, node_view, problem
 
+from kubefit.model.problem import Capacity, CounterUse, InUse, Problem
+from kubefit.model.solution import Status
 from kubefit.solver.engines import Budget
 from kubefit.solver.greedy import search_node
-from kubefit.solver.problem import Capacity, CounterUse, InUse, Problem
-from kubefit.solver.solution import Status
 from kubefit.solver.units import NodeAnswer
 
 

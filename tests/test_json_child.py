@@ -19,10 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from test_background_validation import BAD_SLICE, both
 from test_json_reading import json_texts
 
-from kubefit import background_validation, forking
-from kubefit.errors import InputError
-from kubefit.features import ALL_ON
-from kubefit.translate import json_child, json_reader, json_tail, loader
+from kubefit.model.errors import InputError
+from kubefit.model.features import ALL_ON
+from kubefit.runtime import background_validation, forking
+from kubefit.translate.loader import loading as loader
+from kubefit.translate.reading import json_child, json_reader, json_tail
 from kubefit.translate.validation import run
 from kubefit.translate.validation.run import validate_objects
 
@@ -133,10 +134,10 @@ def test_a_lists_last_items_are_made_first(
     path.write_text(namespaces_list(60))
     expected = loaded(path)
     if void:  # forked with the child: the items read in order meet no item where the tail begins
-        run = json_tail._item_run
+        run = json_tail.item_run
         monkeypatch.setattr(
             json_tail,
-            "_item_run",
+            "item_run",
             lambda *a: run(*a[:-1], a[-1] + 1) if len(a) == 10 and a[-1] >= 0 else run(*a),
         )
     made: list[int] = []

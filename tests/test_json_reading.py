@@ -15,10 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_loader_speed_paths import paths, shape
 
-from kubefit.translate import json_reader, json_text, yaml_source
-from kubefit.translate.json_text import JsonLines, SourceText
-from kubefit.translate.yaml_limits import MAX_DEPTH, too_deep
-from kubefit.translate.yaml_source import Document, LineDict, line_of, read_documents, reference_documents
+from kubefit.translate.reading import documents, json_reader, json_text, json_walk, yaml_reference
+from kubefit.translate.reading.documents import Document, LineDict, line_of
+from kubefit.translate.reading.json_text import JsonLines, SourceText
+from kubefit.translate.reading.yaml_limits import MAX_DEPTH, too_deep
+from kubefit.translate.reading.yaml_reference import reference_documents
+from kubefit.translate.reading.yaml_source import read_documents
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -60,11 +62,11 @@ def checked_reading(text: str) -> list[Document] | None:
     separator lines first, after the patterns above."""
     if json_reader._JSON_START.match(text) is None or not yaml_reads_as_json(text):
         return None
-    lines = json_reader._Lines(text)
+    lines = json_walk.Lines(text)
     docs = []
 
     def blank(start: int, end: int) -> int:
-        found = json_reader._BLANK.match(text, start, end)
+        found = json_walk.BLANK.match(text, start, end)
         return found.end() if found is not None else start
 
     try:
@@ -75,7 +77,7 @@ def checked_reading(text: str) -> list[Document] | None:
             if text[i] not in "{[":
                 return None
             line = lines(i)
-            read = json_reader._json_root if text[i] == "{" else json_reader._json_items
+            read = json_walk.json_root if text[i] == "{" else json_walk.json_items
             data, i = read(text, i, lines, json_text.checked_scan, SourceText(text), lambda item: None)
             if i > end or blank(i, end) != end:
                 return None
@@ -304,7 +306,7 @@ def test_lines_in_a_list_are_found_without_reading_any_span_again(monkeypatch: p
     def refused(*args: Any) -> Any:
         raise AssertionError("a span read again")
 
-    monkeypatch.setattr(yaml_source, "reference_documents", refused)
+    monkeypatch.setattr(yaml_reference, "reference_documents", refused)
     assert {p: line_of(doc.data, p) for p in paths(doc.data)} == wanted
 
 
@@ -366,12 +368,12 @@ def test_a_large_reading_is_frozen_so_that_no_collection_scans_it_again() -> Non
         text = kubectl_list(
             [{"kind": "Node", "metadata": {"labels": {str(i): {"v": [i]}}}} for i in range(60_000)]
         )
-        with yaml_source.gc_paused():
+        with documents.gc_paused():
             docs = list(read_documents(text, "f"))
         assert gc.isenabled() and gc.get_count()[0] < 1000
         assert gc.get_freeze_count() > frozen + 100_000
         gc.unfreeze()
-        with yaml_source.gc_paused():
+        with documents.gc_paused():
             list(read_documents('{"a": 1}', "f"))
         assert gc.get_freeze_count() == 0  # a small reading is left to the collector
         assert isinstance(docs[0], Document)

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_json_reading import summary
 
-from kubefit.translate import json_reader, json_tail
-from kubefit.translate.json_tail import TailFirst, head_documents
-from kubefit.translate.json_text import SourceText
-from kubefit.translate.yaml_source import LineDict
+from kubefit.translate.reading import json_reader, json_tail
+from kubefit.translate.reading.documents import LineDict
+from kubefit.translate.reading.json_tail import TailFirst, head_documents
+from kubefit.translate.reading.json_text import SourceText
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -141,9 +141,9 @@ def test_a_line_that_only_looks_like_an_item_is_no_tail() -> None:
 
 def test_a_tail_the_items_in_order_do_not_meet_is_void(monkeypatch: pytest.MonkeyPatch) -> None:
     # Read in order, no item begins where the tail does: it was sent, and the reading is in order.
-    run = json_tail._item_run
+    run = json_tail.item_run
     monkeypatch.setattr(
-        json_tail, "_item_run", lambda *a: run(*a[:-1], a[-1] + 1) if len(a) == 10 and a[-1] >= 0 else run(*a)
+        json_tail, "item_run", lambda *a: run(*a[:-1], a[-1] + 1) if len(a) == 10 and a[-1] >= 0 else run(*a)
     )
     text = kubectl_list(60)
     tail, sent, got, _ = tail_first(text)

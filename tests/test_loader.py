@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kubefit.errors import InputError
+from kubefit.model.errors import InputError
 from kubefit.translate.loader import load, load_text
 
 DATA = Path(__file__).parent / "data"

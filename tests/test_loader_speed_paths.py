@@ -17,11 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from yaml.nodes import ScalarNode
 
-from kubefit.errors import InputError
-from kubefit.translate import json_reader, yaml_source
-from kubefit.translate.json_text import SourceText
+from kubefit.model.errors import InputError
 from kubefit.translate.loader import load_text
-from kubefit.translate.yaml_source import LineDict, LineList, line_of, read_documents, reference_documents
+from kubefit.translate.reading import documents, json_reader, yaml_events
+from kubefit.translate.reading.documents import LineDict, LineList, line_of
+from kubefit.translate.reading.json_text import SourceText
+from kubefit.translate.reading.yaml_reference import reference_documents
+from kubefit.translate.reading.yaml_source import read_documents
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -56,7 +58,7 @@ def outcome(reader: Any, text: str) -> list[Any]:
     out: list[Any] = []
     try:
         for doc in reader(text, "in.yaml"):
-            if isinstance(doc, yaml_source.Document):
+            if isinstance(doc, documents.Document):
                 lines = {p: line_of(doc.data, p, doc.line) for p in paths(doc.data)}
                 out.append((shape(doc.data), doc.line, lines))
             else:
@@ -157,8 +159,8 @@ def test_plain_scalars_resolve_as_safe_loader_resolves_them_except_timestamps(te
     except Exception:
         expected = ("PyYAML's own business", None)
     try:
-        got = ("value", shape(yaml_source._resolve(text, {})))
-    except yaml_source._Unusual:
+        got = ("value", shape(yaml_events._resolve(text, {})))
+    except yaml_events._Unusual:
         got = ("PyYAML's own business", None)
     assert got == expected
 
@@ -277,7 +279,7 @@ def test_anchors_aliases_and_merge_keys_read_as_pyyaml_reads_them() -> None:
     )
     assert_same_reading(text)
     (doc,) = read_documents(text, "in.yaml")
-    assert isinstance(doc, yaml_source.Document)
+    assert isinstance(doc, documents.Document)
     assert doc.data["items"][0]["resources"] is doc.data["base"]
 
 
@@ -305,7 +307,7 @@ def test_unusual_yaml_reads_as_the_reference_reads_it(text: str) -> None:
 def test_timestamps_stay_strings_on_every_path() -> None:
     for text in ["t: 2001-12-14t21:59:43.10-05:00\n", '{"t": "2001-12-14"}', "t: 2001-12-14\n"]:
         (doc,) = read_documents(text, "in.yaml")
-        assert isinstance(doc, yaml_source.Document) and isinstance(doc.data["t"], str)
+        assert isinstance(doc, documents.Document) and isinstance(doc.data["t"], str)
 
 
 # ---- JSON ----------------------------------------------------------------------------------------
@@ -440,11 +442,11 @@ def test_kubectl_style_json_and_yaml_take_the_fast_paths() -> None:
     text = json.dumps({"apiVersion": "v1", "kind": "List", "items": [doc, doc]}, indent=1)
     assert json_reader.read_json(text, "in.json", SourceText(text)) is not None
     (read,) = read_documents(yaml.safe_dump(doc), "in.yaml")
-    assert isinstance(read, yaml_source.Document)
+    assert isinstance(read, documents.Document)
     # No replay: below the object root, the containers are plain (their lines are found on demand).
     assert isinstance(read.data, LineDict) and type(read.data["metadata"]) is dict
     (listed,) = read_documents(text, "in.json")
-    assert isinstance(listed, yaml_source.Document) and isinstance(listed.data["items"], LineList)
+    assert isinstance(listed, documents.Document) and isinstance(listed.data["items"], LineList)
 
 
 @pytest.mark.parametrize("enabled", [True, False])

@@ -16,7 +16,7 @@ import pytest
 from rules_support import ENTRY, control, one_slot
 
 from kubefit.cli import main
-from kubefit.errors import MAX_PROBLEMS, InputError, Problem, ProblemList, capped
+from kubefit.model.errors import MAX_PROBLEMS, InputError, Problem, ProblemList, capped
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -227,10 +227,10 @@ BIG_NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: a}\nspec:\n  podCIDRs:\
 
 
 def test_a_yaml_document_past_the_recorded_events_reads_as_usual(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kubefit.translate import yaml_source
+    from kubefit.translate.reading import yaml_events, yaml_source
 
     whole = [d.data for d in yaml_source.read_documents(BIG_NODE, "f") if not isinstance(d, Problem)]
-    monkeypatch.setattr(yaml_source, "RECORDED_EVENTS", 50)
+    monkeypatch.setattr(yaml_events, "RECORDED_EVENTS", 50)
     cut = [d.data for d in yaml_source.read_documents(BIG_NODE, "f") if not isinstance(d, Problem)]
     assert cut == whole and len(cut[0]["spec"]["podCIDRs"]) == 300
 
@@ -238,9 +238,9 @@ def test_a_yaml_document_past_the_recorded_events_reads_as_usual(monkeypatch: py
 def test_a_large_yaml_document_that_needs_pyyamls_composer_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from kubefit.translate import yaml_source
+    from kubefit.translate.reading import yaml_events, yaml_source
 
-    monkeypatch.setattr(yaml_source, "RECORDED_EVENTS", 50)
+    monkeypatch.setattr(yaml_events, "RECORDED_EVENTS", 50)
     (problem,) = yaml_source.read_documents(BIG_NODE + "  taints: !!null\n", "f")
     assert isinstance(problem, Problem)
     assert "a document of more than 50 YAML nodes with a tag" in problem.message
@@ -249,10 +249,10 @@ def test_a_large_yaml_document_that_needs_pyyamls_composer_is_refused(
 def test_a_problem_deep_in_a_huge_yaml_object_is_located_at_what_is_known(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kubefit.translate import yaml_source
+    from kubefit.translate.reading import yaml_reference
 
     path = tmp_path / "node.yaml"
     path.write_text(BIG_NODE + "  bogus: 1\n", encoding="utf-8")
     assert ":306: Node/a: spec.bogus: warning" in run("validate", "-f", str(path), "-o", "json")[2]
-    monkeypatch.setattr(yaml_source, "LOCATED_SPAN", 100)  # not read again: the line of spec
+    monkeypatch.setattr(yaml_reference, "LOCATED_SPAN", 100)  # not read again: the line of spec
     assert ":4: Node/a: spec.bogus: warning" in run("validate", "-f", str(path), "-o", "json")[2]

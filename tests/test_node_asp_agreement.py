@@ -14,13 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from node_strategies import last_pod_only, problems
 
+from kubefit.model.node.problem import APP, ContainerFacts, NodeProblem, PodFacts
+from kubefit.model.node.solution import NodeSolution, PodAdmission
 from kubefit.solver.node.asp import AspNodeEngine
 from kubefit.solver.node.cpsat import CpsatNodeEngine
 from kubefit.solver.node.criteria import criteria
 from kubefit.solver.node.greedy import GreedyNodeEngine
 from kubefit.solver.node.greedy.admit import Admitter
-from kubefit.solver.node.problem import APP, ContainerFacts, NodeProblem, PodFacts
-from kubefit.solver.node.solution import NodeSolution, PodAdmission
 from kubefit.solver.node.topology import CPUTopology
 from kubefit.solver.node.validate import check, reserved_cpus
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from kubefit.errors import InputError
-from kubefit.solver.node.problem import Block, CPUState, MemoryState, MemoryTable, NUMANodeState
+from kubefit.model.errors import InputError
+from kubefit.model.node.problem import Block, CPUState, MemoryState, MemoryTable, NUMANodeState
 from kubefit.translate.node.checkpoint import (
     read_cpu_state,
     read_memory_state,

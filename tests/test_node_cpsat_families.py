@@ -14,11 +14,8 @@ import pytest
 from node_fixtures import cpus
 from node_fixtures import machine as fixture
 
-from kubefit.errors import KubefitError
-from kubefit.solver.node import engines
-from kubefit.solver.node.cpsat import CpsatNodeEngine
-from kubefit.solver.node.greedy import GreedyNodeEngine
-from kubefit.solver.node.problem import (
+from kubefit.model.errors import KubefitError
+from kubefit.model.node.problem import (
     APP,
     INIT,
     SIDECAR,
@@ -30,7 +27,10 @@ from kubefit.solver.node.problem import (
     NodeProblem,
     PodFacts,
 )
-from kubefit.solver.node.solution import NodeSolution, PodAdmission
+from kubefit.model.node.solution import NodeSolution, PodAdmission
+from kubefit.solver import registry
+from kubefit.solver.node.cpsat import CpsatNodeEngine
+from kubefit.solver.node.greedy import GreedyNodeEngine
 from kubefit.solver.node.topology import CPUTopology
 from kubefit.solver.node.validate import check
 from kubefit.translate.node.synthetic import synthetic_machine
@@ -410,9 +410,9 @@ def test_answers_are_deterministic() -> None:
 
 
 def test_the_registry_offers_every_engine_and_refuses_an_unknown_one_out_loud() -> None:
-    assert engines.get("cpsat").name == "cpsat"
-    assert engines.get("cpsat", time_limit=5.0).name == "cpsat"
-    assert engines.get("asp", time_limit=5.0).name == "asp"
-    assert engines.names() == ["asp", "cpsat", "greedy"]
+    assert registry.node("cpsat").name == "cpsat"
+    assert registry.node("cpsat", time_limit=5.0).name == "cpsat"
+    assert registry.node("asp", time_limit=5.0).name == "asp"
+    assert registry.names() == ["asp", "cpsat", "greedy"]
     with pytest.raises(KubefitError, match="unknown engine 'minizinc'"):
-        engines.get("minizinc")
+        registry.node("minizinc")

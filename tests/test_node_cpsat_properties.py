@@ -13,10 +13,10 @@ import os
 from hypothesis import HealthCheck, given, settings
 from node_strategies import last_pod_only, problems
 
+from kubefit.model.node.problem import NodeProblem
 from kubefit.solver.node.cpsat import CpsatNodeEngine
 from kubefit.solver.node.criteria import criteria
 from kubefit.solver.node.greedy import GreedyNodeEngine
-from kubefit.solver.node.problem import NodeProblem
 from kubefit.solver.node.topology import CPUTopology
 from kubefit.solver.node.validate import check, reserved_cpus
 
@@ -90,7 +90,7 @@ def test_regression_pod_level_memory_beyond_the_hinted_node_is_refused_by_both_e
     # Found by the property above: the pod bubble's memory (1Gi) does not fit the only NUMA node
     # (2Gi less 1Gi of huge pages less 256Mi reserved). The kubelet cannot extend the hint and refuses;
     # greedy used to place the blocks anyway and cpsat then reported a model bug.
-    from kubefit.solver.node.problem import (
+    from kubefit.model.node.problem import (
         ContainerFacts,
         CPUInfo,
         DeviceGroup,

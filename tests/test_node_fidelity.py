@@ -15,10 +15,7 @@ import pytest
 from node_fixtures import cpus
 
 from kubefit.cli import main
-from kubefit.solver.node.cpsat import CpsatNodeEngine
-from kubefit.solver.node.criteria import criteria
-from kubefit.solver.node.greedy import GreedyNodeEngine
-from kubefit.solver.node.problem import (
+from kubefit.model.node.problem import (
     APP,
     INIT,
     SIDECAR,
@@ -29,6 +26,9 @@ from kubefit.solver.node.problem import (
     NodeProblem,
     PodFacts,
 )
+from kubefit.solver.node.cpsat import CpsatNodeEngine
+from kubefit.solver.node.criteria import criteria
+from kubefit.solver.node.greedy import GreedyNodeEngine
 from kubefit.solver.node.topology import CPUTopology
 from kubefit.solver.node.validate import check, reserved_cpus
 from kubefit.translate.node.synthetic import synthetic_machine

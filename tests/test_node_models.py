@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from kubefit.errors import InputError
-from kubefit.features import ALL_ON, split_gates
-from kubefit.translate.cpuset import format_cpuset, parse_cpuset
+from kubefit.model.cpuset import format_cpuset, parse_cpuset
+from kubefit.model.errors import InputError
+from kubefit.model.features import ALL_ON, split_gates
 from kubefit.translate.loader import load_text
 from kubefit.translate.validation.run import validate_objects
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from test_node_admit import kubelet, machine, pod, run, write
 
-from kubefit.solver.node import checkpoint_store
+from kubefit.app import checkpoint_store
 
 OLD_CPU = '{"policyName":"none","defaultCpuSet":"","checksum":1}'
 OLD_MEMORY = '{"policyName":"None","checksum":2}'

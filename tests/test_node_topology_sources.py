@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from kubefit.cli import main
-from kubefit.features import ALL_ON
+from kubefit.model.features import ALL_ON
 from kubefit.translate.loader import load_text
 from kubefit.translate.node.sources import from_cadvisor, from_sysfs
 from kubefit.translate.validation.run import validate_objects

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from node_fixtures import cpus
 
+from kubefit.model.node.problem import APP, Block, ContainerFacts, KubeletPolicy, NodeProblem, PodFacts
+from kubefit.model.node.solution import NodeSolution
 from kubefit.solver.node.greedy import GreedyNodeEngine
-from kubefit.solver.node.problem import APP, Block, ContainerFacts, KubeletPolicy, NodeProblem, PodFacts
-from kubefit.solver.node.solution import NodeSolution
 from kubefit.solver.node.validate import check
 from kubefit.translate.node.synthetic import synthetic_machine
 

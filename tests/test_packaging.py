@@ -70,9 +70,9 @@ def test_a_wheel_holds_every_module_and_the_rules_package(tmp_path: Path) -> Non
     for module in (
         "kubefit/__init__.py",
         "kubefit/__main__.py",
-        "kubefit/cli.py",
+        "kubefit/cli/__init__.py",
         "kubefit/py.typed",
-        "kubefit/translate/loader.py",
+        "kubefit/translate/loader/loading.py",
         "kubefit/translate/cel/parser.py",
         "kubefit/translate/cel/library/quantity.py",
         "kubefit/translate/validation/run.py",

@@ -23,8 +23,8 @@ from cluster_manifests import node as base_node
 from cluster_manifests import pod as base_pod
 from cluster_manifests import template as one_gpu_template
 
+from kubefit.model.solution import Status
 from kubefit.solver.cluster.plan.planner import PlanOptions, PlanResult, plan
-from kubefit.solver.solution import Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import Built, build
 

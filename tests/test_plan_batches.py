@@ -26,13 +26,13 @@ from test_plan import (
 )
 from test_plan_cli import kubefit, write
 
+from kubefit.app.render import render_list
+from kubefit.model.solution import Status
 from kubefit.solver.cluster.plan.planner import PlanOptions, plan
 from kubefit.solver.deadline import Deadline
 from kubefit.solver.engines import Budget
 from kubefit.solver.greedy import GreedyEngine
-from kubefit.solver.render import render_list
 from kubefit.solver.result_annotations import FILTER_RESULT
-from kubefit.solver.solution import Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import Built
 

@@ -192,6 +192,18 @@ def test_option_values_plan_cannot_use_are_bad_input(tmp_path: Path, args: tuple
     assert done.err.count("\n") == 1, done.err
 
 
+def test_capacity_planning_with_kube_schedulers_placement_is_refused_in_one_line(tmp_path: Path) -> None:
+    """greedy is kube-scheduler's placement, one pod at a time: it cannot say how many copies are needed,
+    so `--engine greedy --node-template` is refused rather than planned with another engine."""
+    template = write(tmp_path, template_docs(), "template.yaml")
+    done = plan_json(mig_file(tmp_path, FRAGMENTED), "--engine", "greedy", "--node-template", template)
+    assert (done.code, done.out) == (2, "")
+    assert done.err == "--engine greedy: --node-template plans capacity, which needs --engine cpsat\n"
+    assert (
+        plan_json(mig_file(tmp_path, FRAGMENTED), "--engine", "cpsat", "--node-template", template).code == 0
+    )
+
+
 # --- the plan's documents -----------------------------------------------------------------------------------
 
 PLAN_STATUS = {
@@ -615,7 +627,8 @@ def test_progress_flag_writes_the_progress_lines_to_stderr_and_leaves_the_answer
 ) -> None:
     from functools import partial
 
-    from kubefit.solver.cluster.plan import command, progress
+    from kubefit.app import plan_request as command
+    from kubefit.solver.cluster.plan import progress
 
     # A tick every millisecond, so that a plan of a few milliseconds shows lines (the CLI ticks each second).
     monkeypatch.setattr(command, "Progress", partial(progress.Progress, every=0.001))

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from kubefit.solver.cluster.plan.html import pod_color, render_html
+from kubefit.app.plan_html import pod_color, render_html
 
 ENGINES = ["greedy", "cpsat"]
 NASTY = "ml/<script>alert('x')</script>&\"mig\""

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_plan import built_of, planned
 
+from kubefit.model.solution import Status
 from kubefit.solver.cluster.plan.planner import PlanResult
-from kubefit.solver.solution import Status
 from kubefit.translate.dra.build import Built
 
 Doc = dict[str, Any]

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from kubefit.cli import main
+from kubefit.model.cluster.record import GroupCondition
 from kubefit.solver.cluster.podgroup.conditions import with_condition
-from kubefit.solver.cluster.record import GroupCondition
 
 CASES = Path(__file__).parent / "scenarios" / "sched"
 GATES = ["--feature-gates", "AllAlpha=true,AllBeta=true"]

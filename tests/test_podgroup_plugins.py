@@ -9,14 +9,8 @@ from typing import Any
 
 import pytest
 
-from kubefit.features import ALL_ON
-from kubefit.solver.cluster.facts import Cluster, Node, Pod
-from kubefit.solver.cluster.framework import Code, Handle, NodeInfo, Snapshot
-from kubefit.solver.cluster.plugins.gang_scheduling import WAITING_FOR_GANG, GangScheduling
-from kubefit.solver.cluster.plugins.noderesources.fit import Fit
-from kubefit.solver.cluster.plugins.podgroup_pods_count import PodGroupPodsCount
-from kubefit.solver.cluster.plugins.topology_placement import TopologyPlacement
-from kubefit.solver.cluster.podgroup.facts import (
+from kubefit.model.cluster.facts import Cluster, Node, Pod
+from kubefit.model.cluster.podgroup import (
     COMPOSITE,
     COMPOSITE_GATE,
     GENERIC_WORKLOAD,
@@ -25,9 +19,15 @@ from kubefit.solver.cluster.podgroup.facts import (
     GroupFact,
     Groups,
 )
+from kubefit.model.cluster.profile import expand
+from kubefit.model.features import ALL_ON
+from kubefit.solver.cluster.framework import Code, Handle, NodeInfo, Snapshot
+from kubefit.solver.cluster.plugins.gang_scheduling import WAITING_FOR_GANG, GangScheduling
+from kubefit.solver.cluster.plugins.noderesources.fit import Fit
+from kubefit.solver.cluster.plugins.podgroup_pods_count import PodGroupPodsCount
+from kubefit.solver.cluster.plugins.topology_placement import TopologyPlacement
 from kubefit.solver.cluster.podgroup.info import GroupInfo, Placement, Proposed
-from kubefit.solver.cluster.profile import expand
-from kubefit.translate.objects import ObjectSet
+from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.sched.config import configuration
 
 NS = "ns1"

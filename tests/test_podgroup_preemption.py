@@ -9,9 +9,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from kubefit.solver.cluster.facts import DisruptionBudget, LabelSelector, Node, Pod, Requirement
-from kubefit.solver.cluster.framework import NodeInfo, Snapshot
-from kubefit.solver.cluster.podgroup.facts import (
+from kubefit.model.cluster.facts import DisruptionBudget, LabelSelector, Node, Pod, Requirement
+from kubefit.model.cluster.podgroup import (
     COMPOSITE,
     COMPOSITE_GATE,
     GENERIC_WORKLOAD,
@@ -20,6 +19,7 @@ from kubefit.solver.cluster.podgroup.facts import (
     GroupFact,
     Groups,
 )
+from kubefit.solver.cluster.framework import NodeInfo, Snapshot
 from kubefit.solver.cluster.podgroup.info import GroupInfo
 from kubefit.solver.cluster.podgroup.preemption import (
     NO_VICTIMS,

@@ -14,19 +14,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from problem_strategies import ALL_FEATURES, claim, device, exact, pool_of, string, uses
 
+from kubefit.model.problem import Capacity, Device, InUse, Node, NodeView, PoolView, Problem, Unit
+from kubefit.model.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
+from kubefit.model.terms import Taint
 from kubefit.solver.pools.allocatable import Solver
-from kubefit.solver.problem import (
-    Capacity,
-    Device,
-    InUse,
-    Node,
-    NodeView,
-    PoolView,
-    Problem,
-    Taint,
-    Unit,
-)
-from kubefit.solver.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
 from kubefit.solver.validate import validate
 
 PROFILE = "driver-a/profile"

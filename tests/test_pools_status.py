@@ -16,11 +16,11 @@ from benchmark_modules import benchmark_module
 from kubernetes.client.models import V1alpha3ResourcePoolStatusRequest
 from test_pools_allocatable import brute_force
 
-from kubefit.features import ALL_ON, split_gates
-from kubefit.solver.pools import PoolRequest, report, statuses
-from kubefit.solver.pools.gather import pools
+from kubefit.app.pools import PoolRequest, report, statuses
+from kubefit.model.features import ALL_ON, split_gates
 from kubefit.solver.pools.status import PoolStatus
 from kubefit.translate.dra.build import build
+from kubefit.translate.dra.pool_facts import pools
 from kubefit.translate.loader import load_text
 
 DRIVER = "gpu.example.com"

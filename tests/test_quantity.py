@@ -11,14 +11,7 @@ import pickle
 import pytest
 from quantity_support import BIN, DEC, EXP, LEAST, MOST, P, amount, dec
 
-from kubefit.translate.quantity import (
-    INT64_MAX,
-    INT64_MIN,
-    Format,
-    Quantity,
-    QuantityError,
-    go_pow10,
-)
+from kubefit.model.quantity import INT64_MAX, INT64_MIN, Format, Quantity, QuantityError, go_pow10
 
 # --- numeric and int64 views ----------------------------------------------------------------
 

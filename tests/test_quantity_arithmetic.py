@@ -7,11 +7,7 @@ from fractions import Fraction
 import pytest
 from quantity_support import BIN, DEC, LEAST, MOST, P, amount, dec, frac
 
-from kubefit.translate.quantity import (
-    Format,
-    Quantity,
-    QuantityError,
-)
+from kubefit.model.quantity import Format, Quantity, QuantityError
 
 # --- arithmetic ------------------------------------------------------------------------
 

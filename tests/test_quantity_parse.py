@@ -7,7 +7,7 @@ import math
 import pytest
 from quantity_support import BIN, DEC, EXP, P, frac
 
-from kubefit.translate.quantity import (
+from kubefit.model.quantity import (
     ERR_FORMAT_WRONG,
     ERR_NUMERIC,
     ERR_SUFFIX,
@@ -16,7 +16,7 @@ from kubefit.translate.quantity import (
     Quantity,
     QuantityError,
 )
-from kubefit.translate.quantity_text import _scan
+from kubefit.model.quantity.text import _scan
 
 # --- parsing ---------------------------------------------------------------------------
 

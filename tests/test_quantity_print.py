@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 from quantity_support import BIN, DEC, EXP, P, amount, dec
 
-from kubefit.translate.quantity import (
-    Quantity,
-)
+from kubefit.model.quantity import Quantity
 
 # --- printing --------------------------------------------------------------------------
 

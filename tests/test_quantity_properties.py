@@ -9,11 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from quantity_support import BIN, DEC, EXP, P
 
-from kubefit.translate.quantity import (
-    INT64_MAX,
-    INT64_MIN,
-    Format,
-)
+from kubefit.model.quantity import INT64_MAX, INT64_MIN, Format
 
 # --- properties --------------------------------------------------------------------------
 

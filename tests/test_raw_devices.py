@@ -15,12 +15,12 @@ import yaml
 from fuzz.seeds import Seed, all_seeds
 
 from kubefit.cli import main
-from kubefit.errors import InputError
-from kubefit.translate import slice_plain
+from kubefit.model.errors import InputError
 from kubefit.translate.cel.selector import Features, device_problem
 from kubefit.translate.dra.devices import build_devices
+from kubefit.translate.kube.objects import LazySlice, ObjectSet
 from kubefit.translate.loader import load_text
-from kubefit.translate.objects import LazySlice, ObjectSet
+from kubefit.translate.reading import slice_plain
 
 SEEDS = [s for s in all_seeds() if "ResourceSlice" in s.kinds()]
 

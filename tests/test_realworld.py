@@ -13,7 +13,7 @@ import pytest
 import yaml
 from realworld import CORPUS, answers, examples
 
-from kubefit.translate.quantity import Quantity
+from kubefit.model.quantity import Quantity
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/realworld is not beside the checkout")
 

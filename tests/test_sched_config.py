@@ -21,11 +21,8 @@ import pytest
 import yaml
 
 from kubefit.cli import main
-from kubefit.errors import InputError, format_path
-from kubefit.features import ALL_ON, FeatureGates
-from kubefit.solver.cluster import args as plugin_args
-from kubefit.solver.cluster.facts import PreferredNodeTerm
-from kubefit.solver.cluster.profile import (
+from kubefit.model.cluster import args as plugin_args
+from kubefit.model.cluster.profile import (
     ExpansionError,
     PluginEntry,
     PluginSet,
@@ -34,9 +31,11 @@ from kubefit.solver.cluster.profile import (
     expand,
     merge_set,
 )
-from kubefit.solver.problem import NodeRequirement, NodeSelectorTerm
+from kubefit.model.errors import InputError, format_path
+from kubefit.model.features import ALL_ON, FeatureGates
+from kubefit.model.terms import NodeRequirement, NodeSelectorTerm, PreferredNodeTerm
+from kubefit.translate.kube.objects import ObjectSet
 from kubefit.translate.loader import load_text
-from kubefit.translate.objects import ObjectSet
 from kubefit.translate.sched import config_model as m
 from kubefit.translate.sched.config import configuration
 from kubefit.translate.sched.defaulting import defaulted

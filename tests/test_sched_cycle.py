@@ -22,27 +22,15 @@ from typing import Any
 
 import pytest
 
-from kubefit.solver.cluster import names
+from kubefit.model.cluster import names
+from kubefit.model.cluster.facts import Cluster, LabelSelector, Node, Pod, Requirement, SpreadConstraint
+from kubefit.model.cluster.points import FILTER, POST_FILTER, PRE_FILTER, PRE_SCORE, RESERVE, SCORE
+from kubefit.model.cluster.profile import PluginEntry, PluginSet, Profile
+from kubefit.model.cluster.record import NodeScores
 from kubefit.solver.cluster.cycle import Cycle, CycleResult, num_feasible_nodes_to_find
-from kubefit.solver.cluster.facts import Cluster, LabelSelector, Node, Pod, Requirement, SpreadConstraint
 from kubefit.solver.cluster.fit_error import fit_error_message
-from kubefit.solver.cluster.framework import (
-    FILTER,
-    POST_FILTER,
-    PRE_FILTER,
-    PRE_SCORE,
-    RESERVE,
-    SCORE,
-    Code,
-    CycleState,
-    Handle,
-    NodeInfo,
-    Plugin,
-    Snapshot,
-    Status,
-)
-from kubefit.solver.cluster.profile import PluginEntry, PluginSet, Profile
-from kubefit.solver.cluster.runtime import Framework, FrameworkError, NodeScores
+from kubefit.solver.cluster.framework import Code, CycleState, Handle, NodeInfo, Plugin, Snapshot, Status
+from kubefit.solver.cluster.runtime import Framework, FrameworkError
 
 FAKE_REASON = "Nodes failed the fake plugin"
 INJECTED = "injected status"

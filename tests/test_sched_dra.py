@@ -11,10 +11,10 @@ from cluster_manifests import DRIVER, device_class
 from cluster_manifests import gpus as base_gpus
 from cluster_manifests import node as base_node
 
-from kubefit.features import ALL_ON, FeatureGates
+from kubefit.model.features import ALL_ON, FeatureGates
+from kubefit.model.solution import Solution, Status
 from kubefit.solver import engines
 from kubefit.solver.cluster.dra import DraContext
-from kubefit.solver.solution import Solution, Status
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import Built, build
 from kubefit.translate.loader import load_text

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from kubefit.solver.cluster.args import InterPodAffinityArgs
-from kubefit.solver.cluster.facts import (
+from kubefit.model.cluster.args import InterPodAffinityArgs
+from kubefit.model.cluster.facts import (
     NAMESPACE_NAME,
     AffinityTerm,
     Cluster,
@@ -24,10 +24,10 @@ from kubefit.solver.cluster.facts import (
     Requirement,
     WeightedAffinityTerm,
 )
+from kubefit.model.cluster.profile import MULTI_POINT, PluginEntry, PluginSet, Profile
 from kubefit.solver.cluster.framework import SKIP, Code, CycleState, Handle, NodeInfo, Snapshot, Status
 from kubefit.solver.cluster.plugins.interpodaffinity import filtering, scoring
 from kubefit.solver.cluster.plugins.interpodaffinity.plugin import InterPodAffinity
-from kubefit.solver.cluster.profile import MULTI_POINT, PluginEntry, PluginSet, Profile
 from kubefit.solver.cluster.runtime import Framework, FrameworkError
 
 # --- builders ---------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from kubefit.solver.cluster.args import (
+from kubefit.model.cluster.args import (
     MOST_ALLOCATED,
     REQUESTED_TO_CAPACITY_RATIO,
     NodeResourcesBalancedAllocationArgs,
@@ -36,12 +36,12 @@ from kubefit.solver.cluster.args import (
     ScoringStrategy,
     ShapePoint,
 )
-from kubefit.solver.cluster.facts import Cluster, Node, Pod
+from kubefit.model.cluster.facts import Cluster, Node, Pod
+from kubefit.model.cluster.profile import MULTI_POINT, PluginEntry, PluginSet, Profile
 from kubefit.solver.cluster.framework import Code, CycleState, Handle, NodeInfo, Snapshot, Status
 from kubefit.solver.cluster.plugins.noderesources.balanced_allocation import BalancedAllocation
 from kubefit.solver.cluster.plugins.noderesources.fit import Fit
 from kubefit.solver.cluster.plugins.noderesources.requested_to_capacity_ratio import broken_linear
-from kubefit.solver.cluster.profile import MULTI_POINT, PluginEntry, PluginSet, Profile
 from kubefit.solver.cluster.runtime import Framework, FrameworkError
 
 EXT_A = "example.com/aaa"

@@ -15,12 +15,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from kubefit.solver.cluster.args import (
-    LIST_DEFAULTING,
-    DefaultSpreadConstraint,
-    PodTopologySpreadArgs,
-)
-from kubefit.solver.cluster.facts import (
+from kubefit.model.cluster.args import LIST_DEFAULTING, DefaultSpreadConstraint, PodTopologySpreadArgs
+from kubefit.model.cluster.facts import (
     HOSTNAME,
     Cluster,
     LabelSelector,
@@ -29,16 +25,10 @@ from kubefit.solver.cluster.facts import (
     Requirement,
     SpreadConstraint,
 )
-from kubefit.solver.cluster.framework import (
-    FILTER,
-    PRE_FILTER,
-    Code,
-    CycleState,
-    Handle,
-    NodeInfo,
-    Snapshot,
-    Status,
-)
+from kubefit.model.cluster.points import FILTER, PRE_FILTER
+from kubefit.model.cluster.profile import PluginEntry, PluginSet, Profile
+from kubefit.model.terms import NodeRequirement, NodeSelectorTerm, Taint, Toleration
+from kubefit.solver.cluster.framework import Code, CycleState, Handle, NodeInfo, Snapshot, Status
 from kubefit.solver.cluster.plugins.podtopologyspread.filtering import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH,
     ERR_REASON_NODE_LABEL_NOT_MATCH,
@@ -56,9 +46,7 @@ from kubefit.solver.cluster.plugins.podtopologyspread.scoring import (
     round_half_away,
     topology_normalizing_weight,
 )
-from kubefit.solver.cluster.profile import PluginEntry, PluginSet, Profile
 from kubefit.solver.cluster.runtime import Framework
-from kubefit.solver.problem import NodeRequirement, NodeSelectorTerm, Taint, Toleration
 
 # --- builders -------------------------------------------------------------------------------------------
 

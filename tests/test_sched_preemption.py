@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from kubefit.solver.cluster import names
-from kubefit.solver.cluster.args import DefaultPreemptionArgs
-from kubefit.solver.cluster.facts import (
+from kubefit.model.cluster import names
+from kubefit.model.cluster.args import DefaultPreemptionArgs
+from kubefit.model.cluster.facts import (
     AffinityTerm,
     Cluster,
     DisruptionBudget,
@@ -32,10 +32,9 @@ from kubefit.solver.cluster.facts import (
     Requirement,
     SpreadConstraint,
 )
+from kubefit.model.cluster.points import FILTER, POST_FILTER, PRE_FILTER
+from kubefit.model.cluster.profile import MULTI_POINT, PluginEntry, PluginSet, Profile
 from kubefit.solver.cluster.framework import (
-    FILTER,
-    POST_FILTER,
-    PRE_FILTER,
     Code,
     CycleState,
     Handle,
@@ -57,7 +56,6 @@ from kubefit.solver.cluster.preemption import (
 )
 from kubefit.solver.cluster.preemption.budgets import split_by_budget
 from kubefit.solver.cluster.preemption.candidates import aggregate
-from kubefit.solver.cluster.profile import MULTI_POINT, PluginEntry, PluginSet, Profile
 from kubefit.solver.cluster.runtime import Framework
 
 NEG, LOW, MID, HIGH, VERY_HIGH = -100, 0, 100, 1000, 10000

@@ -48,12 +48,12 @@ from sched_strategies import (
 )
 
 from kubefit.cli import main
-from kubefit.features import ALL_ON
+from kubefit.model.cluster.record import Record
+from kubefit.model.features import ALL_ON
+from kubefit.model.solution import Solution, Status, UnitOutcome
 from kubefit.solver import engines
-from kubefit.solver.cluster.record import Record
 from kubefit.solver.cluster.scheduler import Run
 from kubefit.solver.engines import Budget
-from kubefit.solver.solution import Solution, Status, UnitOutcome
 from kubefit.solver.validate import validate
 from kubefit.translate.dra.build import Built, build
 from kubefit.translate.loader import load_text
@@ -694,7 +694,7 @@ from kubefit.translate.loader import load_text
 from kubefit.translate.dra.build import build
 from kubefit.solver import engines
 from kubefit.solver.engines import Budget
-from kubefit.solver.render import render_list
+from kubefit.app.render import render_list
 for text in json.load(sys.stdin):
     built = build(load_text(text))
     solution = engines.get("greedy").solve(built.problem, Budget())

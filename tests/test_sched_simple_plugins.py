@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
-from kubefit.solver.cluster import names
-from kubefit.solver.cluster.args import NodeAffinityArgs
-from kubefit.solver.cluster.facts import Cluster, HostPort, ImageState, Node, Pod, PreferredNodeTerm
+from kubefit.model.cluster import names
+from kubefit.model.cluster.args import NodeAffinityArgs
+from kubefit.model.cluster.facts import Cluster, HostPort, ImageState, Node, Pod
+from kubefit.model.cluster.profile import MULTI_POINT, PluginEntry, PluginSet, Profile
+from kubefit.model.terms import NodeRequirement, NodeSelectorTerm, PreferredNodeTerm, Taint, Toleration
 from kubefit.solver.cluster.framework import (
     Code,
     CycleState,
@@ -37,9 +39,7 @@ from kubefit.solver.cluster.plugins.node_unschedulable import NodeUnschedulable
 from kubefit.solver.cluster.plugins.queue_sort import PrioritySort
 from kubefit.solver.cluster.plugins.scheduling_gates import SchedulingGates
 from kubefit.solver.cluster.plugins.taint_toleration import TaintToleration
-from kubefit.solver.cluster.profile import MULTI_POINT, PluginEntry, PluginSet, Profile
 from kubefit.solver.cluster.runtime import Framework
-from kubefit.solver.problem import NodeRequirement, NodeSelectorTerm, Taint, Toleration
 
 UNRESOLVABLE = Code.UNRESOLVABLE
 UNSCHEDULABLE = Code.UNSCHEDULABLE

@@ -21,11 +21,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sched_strategies import ClusterModel, clusters, quick
 
+from kubefit.model.solution import Solution, Status
 from kubefit.solver import engines
 from kubefit.solver.cluster import memo
 from kubefit.solver.cluster.plugins.noderesources.fit import Fit
 from kubefit.solver.engines import Budget
-from kubefit.solver.solution import Solution, Status
 from kubefit.translate.dra.build import build
 from kubefit.translate.loader import load_text
 

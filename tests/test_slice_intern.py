@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from kubefit.errors import InputError
-from kubefit.translate.json_text import SourceText
+from kubefit.model.errors import InputError
 from kubefit.translate.loader import load
-from kubefit.translate.slice_intern import share
+from kubefit.translate.reading.json_text import SourceText
+from kubefit.translate.reading.slice_intern import share
 
 
 def _slice(node: str, uuid: str, **extra: Any) -> dict[str, Any]:

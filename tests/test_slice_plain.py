@@ -24,11 +24,12 @@ from slice_device_strategies import (
     wire_devices,
 )
 
-from kubefit.errors import Problem
+from kubefit.model.errors import Problem
+from kubefit.translate.kube.quantity_fields import coerce_quantities
 from kubefit.translate.loader import load_text
-from kubefit.translate.quantity_fields import coerce_quantities
-from kubefit.translate.slice_plain import plain_devices
-from kubefit.translate.yaml_source import read_documents, reference_documents
+from kubefit.translate.reading.slice_plain import plain_devices
+from kubefit.translate.reading.yaml_reference import reference_documents
+from kubefit.translate.reading.yaml_source import read_documents
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

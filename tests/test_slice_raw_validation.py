@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from slice_device_strategies import DRIVER, fixture_slices, full_model, gpu, shell_of, slice_of, slices
 from validation_helpers import C_IDENT, LABEL, Ctx, Found, pairs
 
-from kubefit.translate.slice_plain import plain_devices
+from kubefit.translate.reading.slice_plain import plain_devices
 from kubefit.translate.validation import slice_raw
 from kubefit.translate.validation.resource_slice import validate_resource_slice
 from kubefit.translate.validation.slice_raw import validate_resource_slice_raw

@@ -14,11 +14,12 @@ from cpsat_support import cpsat, greedy, picks, same_answer
 from ortools.sat.python import cp_model
 from problem_strategies import claim, device, exact, node_view, problem
 
+from kubefit.model.problem import Device, Placement, Problem
+from kubefit.model.solution import Solution, Status
+from kubefit.model.terms import NodeRequirement, NodeSelectorTerm
 from kubefit.solver.asp import AspEngine
 from kubefit.solver.cpsat.build import build
 from kubefit.solver.cpsat.facts import gather
-from kubefit.solver.problem import Device, NodeRequirement, NodeSelectorTerm, Placement, Problem
-from kubefit.solver.solution import Solution, Status
 from kubefit.solver.validate import validate
 
 REGION = NodeSelectorTerm((NodeRequirement("region", "In", ("region-1",)),))

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from kubefit.cli import main
-from kubefit.terminal import UNSAFE, escape, escape_lines, lines_text
+from kubefit.model.terminal import UNSAFE, escape, escape_lines, lines_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HOSTILE = "\x1b[31mX\x07\x00\u202e\r\nY\u2066\x9b"

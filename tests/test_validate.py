@@ -27,9 +27,8 @@ from problem_strategies import (
     uses,
 )
 
-from kubefit.features import ALL_ON
-from kubefit.solver.greedy import GreedyEngine
-from kubefit.solver.problem import (
+from kubefit.model.features import ALL_ON
+from kubefit.model.problem import (
     AttrValue,
     Capacity,
     Claim,
@@ -38,8 +37,6 @@ from kubefit.solver.problem import (
     DerivedAttribute,
     Device,
     InUse,
-    NodeRequirement,
-    NodeSelectorTerm,
     NodeView,
     Placement,
     PoolView,
@@ -47,11 +44,11 @@ from kubefit.solver.problem import (
     Request,
     Slot,
     SlotKey,
-    Taint,
-    Toleration,
     Unit,
 )
-from kubefit.solver.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
+from kubefit.model.solution import ClaimAllocation, DeviceResult, Solution, Status, UnitOutcome
+from kubefit.model.terms import NodeRequirement, NodeSelectorTerm, Taint, Toleration
+from kubefit.solver.greedy import GreedyEngine
 from kubefit.solver.validate import Violation, validate
 from kubefit.translate.dra.build import build
 from kubefit.translate.loader import load

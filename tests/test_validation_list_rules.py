@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from validation_helpers import pairs
 
-from kubefit.errors import FieldPath
+from kubefit.model.errors import FieldPath
 from kubefit.translate.validation import FieldError
+from kubefit.translate.validation.field_errors import invalid
 from kubefit.translate.validation.list_rules import duplicates, validate_list, validate_set
-from kubefit.translate.validation.names import invalid
 
 
 def odd(value: str, path: FieldPath) -> list[FieldError]:

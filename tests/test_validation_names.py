@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubefit.translate.validation import names
+from kubefit.translate.validation import field_errors, names, quantities
 
 
 @pytest.mark.parametrize("value", ["a", "my-name", "123-abc", "x" * 63])
@@ -85,33 +85,33 @@ def test_uids(uid: str, message: str | None) -> None:
 
 
 def test_quantities_are_read_as_the_api_server_decodes_them() -> None:
-    parsed = names.parse_quantity("1.1")
+    parsed = quantities.parse_quantity("1.1")
     assert not isinstance(parsed, str)
     # Messages show the canonical spelling, as kubectl does.
     assert str(parsed) == "1100m"
-    assert names.is_fractional(parsed)
-    assert names.decimal_key(parsed) == "1.1"
-    five = names.parse_quantity("5.0")
+    assert quantities.is_fractional(parsed)
+    assert quantities.decimal_key(parsed) == "1.1"
+    five = quantities.parse_quantity("5.0")
     assert not isinstance(five, str)
-    assert names.decimal_key(five) == "5"
-    assert not names.is_fractional(five)
+    assert quantities.decimal_key(five) == "5"
+    assert not quantities.is_fractional(five)
 
 
 @pytest.mark.parametrize("text", ["", "1Gx", "1 Gi", "ten", "1..5", "--1"])
 def test_malformed_quantities(text: str) -> None:
-    assert isinstance(names.parse_quantity(text), str)
+    assert isinstance(quantities.parse_quantity(text), str)
     path = ("spec", "value")
-    amount, errs = names.validate_quantity(text, path)
+    amount, errs = quantities.validate_quantity(text, path)
     assert amount is None
     assert [e.path for e in errs] == [path]
 
 
 def test_error_messages_read_like_the_api_server() -> None:
-    assert names.too_many(("p",), 33, 32).message == "Too many: 33: must have at most 32 items"
-    assert names.too_long(("p",), 63).message == "Too long: may not be more than 63 bytes"
-    assert names.required(("p",)).message == "Required value"
-    assert names.invalid(("p",), 'a"b', "bad").message == 'Invalid value: "a\\"b": bad'
+    assert field_errors.too_many(("p",), 33, 32).message == "Too many: 33: must have at most 32 items"
+    assert field_errors.too_long(("p",), 63).message == "Too long: may not be more than 63 bytes"
+    assert field_errors.required(("p",)).message == "Required value"
+    assert field_errors.invalid(("p",), 'a"b', "bad").message == 'Invalid value: "a\\"b": bad'
     assert (
-        names.not_supported(("p",), "x", ["a", "b"]).message
+        field_errors.not_supported(("p",), "x", ["a", "b"]).message
         == 'Unsupported value: "x": supported values: "a", "b"'
     )

@@ -313,7 +313,7 @@ def test_resource_slice(name: str, manifest: dict[str, Any], expected: Found) ->
     assert errors(manifest) == expected
 
 
-# Quantity syntax goes last: it relies on kubefit.translate.quantity when that is installed.
+# Quantity syntax goes last: it relies on kubefit.model.quantity when that is installed.
 
 QUANTITY_CASES = [
     (

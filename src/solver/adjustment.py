@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .claim_holds import ClaimHold, InUseDelta, give_back
-from .problem import InUse
+from ..model.claim_holds import ClaimHold, InUseDelta, give_back
+from ..model.problem import InUse
 
 
 @dataclass(frozen=True)

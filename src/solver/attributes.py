@@ -8,7 +8,7 @@ matches anything but itself being first. Values of different kinds never match.
 
 from __future__ import annotations
 
-from .problem import AttrValue
+from ..model.problem import AttrValue
 
 ValueSet = tuple[str, frozenset[int | bool | str]]
 

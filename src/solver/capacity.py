@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .problem import Capacity, CapacityPolicy, Device
+from ..model.problem import Capacity, CapacityPolicy, Device
 
 INT64_MAX = 2**63 - 1
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .claim_status import OPTIONAL_NODE_OPERATIONS
-from .node_selector import for_allocation, terms_match
-from .problem import Claim, Problem, Unit
-from .solution import ClaimAllocation
+from ..model.claim_status import OPTIONAL_NODE_OPERATIONS
+from ..model.node_selector import for_allocation, terms_match
+from ..model.problem import Claim, Problem, Unit
+from ..model.solution import ClaimAllocation
 
 
 def unusable(

@@ -7,12 +7,23 @@ import time
 
 
 class Deadline:
-    """`seconds` from now (None: no limit)."""
+    """`seconds` (None: no limit) from now, or, made `waiting`, from when the command `begin`s spending
+    it (the command line makes it before the input is read; the budget starts after)."""
 
-    def __init__(self, seconds: float | None) -> None:
-        self.start = time.monotonic()
+    def __init__(self, seconds: float | None, waiting: bool = False) -> None:
         self.seconds = seconds
-        self.end = None if seconds is None else self.start + seconds
+        self.start = time.monotonic()
+        self.end = None if seconds is None or waiting else self.start + seconds
+
+    def begin(self) -> Deadline:
+        """The budget's clock starts now (again); the deadline itself, for chaining."""
+        self.start = time.monotonic()
+        self.end = None if self.seconds is None else self.start + self.seconds
+        return self
+
+    def share(self, fraction: float) -> Deadline:
+        """A budget of `fraction` of this one's seconds, from now (a phase that must leave the rest)."""
+        return Deadline(None if self.seconds is None else self.seconds * fraction)
 
     def left(self, reserve: float = 0.0) -> float | None:
         """Seconds left before the end, less `reserve` (never below 0); None without a limit."""

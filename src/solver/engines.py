@@ -1,19 +1,21 @@
-"""The engine interface and registry: engines by name, each declaring what it supports.
-
-Asking an engine for a feature it does not declare is an explicit error, never a
-silently wrong answer.
+"""The engine interfaces (a DRA engine, whose node search the cluster scheduler composes; a node
+engine, the kubelet's admission), their budget, and the features each declares: asking an engine for a
+feature it does not declare is an explicit error, never a silently wrong answer. Engines by name are
+`registry`'s.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..errors import KubefitError
-from .problem import Problem
-from .solution import Solution, UnitOutcome
+from ..model.errors import KubefitError
+from ..model.node.problem import NodeProblem
+from ..model.node.solution import NodeSolution
+from ..model.problem import Problem
+from ..model.solution import Solution, UnitOutcome
+from . import registry
 
 
 class UnsupportedFeature(KubefitError):
@@ -71,24 +73,22 @@ ENGINE_FEATURES = frozenset(
     }
 )
 
-_ENGINES: dict[str, str] = {
-    "greedy": "kubefit.solver.greedy:GreedyEngine",
-    "cpsat": "kubefit.solver.cpsat:CpsatEngine",
-    "asp": "kubefit.solver.asp:AspEngine",
-}
+
+class NodeEngine(Protocol):
+    """The kubelet's admission of the pods bound to one node, with which CPUs, NUMA nodes and memory."""
+
+    name: str
+
+    def admit(self, problem: NodeProblem) -> NodeSolution: ...
 
 
 def names() -> list[str]:
-    return sorted(_ENGINES)
+    return registry.names()
 
 
 def get(name: str, **options: Any) -> Engine:
-    """The engine registered under `name` (imported only when asked for), made with `options`."""
-    target = _ENGINES.get(name)
-    if target is None:
-        raise KubefitError(f"unknown engine {name!r} (available: {', '.join(names())})")
-    module, _, attr = target.partition(":")
-    factory: Callable[..., Engine] = getattr(importlib.import_module(module), attr)
+    """The DRA engine registered under `name` (imported only when asked for), made with `options`."""
+    factory: Callable[..., Engine] = registry.dra(name)
     try:
         return factory(**options)
     except TypeError:

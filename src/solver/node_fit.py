@@ -16,10 +16,10 @@ import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from .pod_shape import Charges, ClaimCharge
-from .pod_shape import requests as pod_requests
-from .problem import Node, Problem, Unit
-from .solution import ClaimAllocation
+from ..model.pod_shape import Charges, ClaimCharge
+from ..model.pod_shape import requests as pod_requests
+from ..model.problem import Node, Problem, Unit
+from ..model.solution import ClaimAllocation
 
 PODS = "pods"
 # The order the scheduler reports shortfalls in; scalar resources follow by name.

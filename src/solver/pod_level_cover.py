@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .pod_shape import Charges, ClaimCharge, PodShape, aggregate, container_charges, pod_level_resource
+from ..model.pod_shape import Charges, ClaimCharge, PodShape, aggregate, container_charges, pod_level_resource
 
 REQUEST = (
     "pod level request for {} is insufficient to cover the aggregated container and node-allocatable DRA "

@@ -18,7 +18,7 @@ from itertools import compress, repeat
 from operator import add, attrgetter, is_, itemgetter
 from typing import Any
 
-from .solution import UnitOutcome
+from ..model.solution import UnitOutcome
 
 # What an engine that proves its answers (cpsat) says about the unit behind an object: its
 # Proof (optimal, feasible, infeasible, unknown) and, where greedy could not decide, who did and why.

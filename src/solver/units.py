@@ -1,11 +1,12 @@
 """What engines that answer node by node share: the search on one node and its answer, the in-use
 state that grows as units are allocated, and the checks around a node's search.
 
-The loop over pods and nodes is kube-scheduler's own (`solver.cluster`): every unit (a pod's
-claims) goes through its scheduling cycle, where the DynamicResources plugin runs the
-engine's search on each node. An engine plugs in one function, the search on one node
-(`NodeSearch`); what it returns (`NodeAnswer`) says whether it allocated, proved that nothing
-fits, stopped with the allocator's error, or ran out of budget.
+The loop over pods and nodes is kube-scheduler's own (`solver.cluster.scheduler.solve_units`,
+which each engine calls with its search): every unit (a pod's claims) goes through its
+scheduling cycle, where the DynamicResources plugin runs the engine's search on each node. An
+engine plugs in one function, the search on one node (`NodeSearch`); what it returns
+(`NodeAnswer`) says whether it allocated, proved that nothing fits, stopped with the allocator's
+error, or ran out of budget.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..model.node_selector import for_allocation, terms_match
+from ..model.problem import Claim, Device, InUse, NodeView, Problem, Unit
+from ..model.solution import ClaimAllocation, Status, UnitOutcome
 from .engines import Budget
 from .node_fit import shortfalls
-from .node_selector import for_allocation, terms_match
-from .problem import Claim, Device, InUse, NodeView, Problem, Unit
-from .solution import ClaimAllocation, Solution, Status, UnitOutcome
 
-__all__ = ["NodeAnswer", "NodeSearch", "State", "Taken", "solve_units"]
+__all__ = ["NodeAnswer", "NodeSearch", "State", "Taken"]
 
 
 @dataclass(frozen=True)
@@ -97,16 +98,6 @@ class State:
         used = self.node_used.setdefault(node, {})
         for resource, value in demand.items():
             used[resource] = used.get(resource, 0) + value
-
-
-def solve_units(
-    problem: Problem, budget: Budget, engine: str, search: NodeSearch, proves: bool = False
-) -> Solution:
-    """Every unit through kube-scheduler's cycle, the engine's `search` deciding DRA on each node;
-    `proves` engines also say whether each answer is proven (Solution.proof)."""
-    from .cluster.scheduler import schedule
-
-    return schedule(problem, budget, engine, search, proves)
 
 
 def placement_conflict(problem: Problem, unit: Unit, node: str, state: State) -> str:

@@ -15,9 +15,9 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import FieldPath, Problem
-from ..features import FeatureGates
-from .objects import KubeObject, LazySlice, ObjectSet
+from ..model.errors import FieldPath, Problem
+from ..model.features import FeatureGates
+from .kube import KubeObject, LazySlice, ObjectSet
 
 CLAIM_KINDS = ("ResourceClaim", "ResourceClaimTemplate")
 # Kinds the API server serves only with a gate on; kube-scheduler ignores them with it off.

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cel.selector import AttributeValue
+from .kube import KubeObject, LazySlice, ObjectSet, slice_spec
 from .nodes import selector_matches
-from .objects import KubeObject, LazySlice, ObjectSet, slice_spec
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .cpuset import MAX_CPUS
+from ..model.cpuset import MAX_CPUS
 from .model_base import KubefitModel, ObjectModel, QuantityText
 
 # The topology manager's NUMA masks are 64-bit (bitmask.BitMask): NUMA node ids are 0 to 63.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..solver.node_selector import term_matches, terms_match
+from ..model.node_selector import term_matches, terms_match
 
 __all__ = ["selector_matches", "term_matches"]
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CelRuntimeError, InputError, Problem
-from ..features import ALL_ON, FeatureGates
+from ..model.errors import CelRuntimeError, InputError, Problem
+from ..model.features import ALL_ON, FeatureGates
 from .cel.environment import Features
 from .cel.selector import NEW, STORED, DeviceInput, Selector, compile_error_text
 from .inventory import DeviceEntry

@@ -7,7 +7,7 @@ alarm only catches what ignores its budget.
 
 from __future__ import annotations
 
-from kubefit.features import KNOWN_GATES
+from kubefit.model.features import KNOWN_GATES
 
 from .choices import Chooser, chance, pick
 from .seeds import Seed

@@ -2,7 +2,7 @@
 
 The property: the verb returns 0, 1 or 2 within the time bound, and what it writes for a terminal (a
 table, `-o table` or `wide`, and every line on stderr) holds no character a terminal would act on (ESC,
-BEL, CR, NUL, the other controls, bidirectional controls: `kubefit.terminal`), only their escapes. `-v`
+BEL, CR, NUL, the other controls, bidirectional controls: `kubefit.model.terminal`), only their escapes. `-v`
 makes main re-raise what it would report as an internal error (exit 3), so the finding keeps its
 traceback; an alarm that fires raises `Hang`, which no `except Exception` in kubefit can swallow.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 from types import FrameType
 
 from kubefit.cli import main
-from kubefit.terminal import UNSAFE
+from kubefit.model.terminal import UNSAFE
 
 from .inputs import FuzzInput
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...model.problem import Claim, InUse, NodeView, Problem, Unit
+from ...model.solution import Solution
+from ..cluster.scheduler import solve_units
 from ..engines import ENGINE_FEATURES, Budget
-from ..problem import Claim, InUse, NodeView, Problem, Unit
-from ..solution import Solution
-from ..units import NodeAnswer, solve_units
+from ..units import NodeAnswer
 from .search import Cache, search_node
 
 __all__ = ["AspEngine"]

@@ -7,15 +7,11 @@ read device order (a distinctAttribute without list support takes a list or empt
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..node_selector import terms_of
-
-if TYPE_CHECKING:
-    from .facts import Builder
+from ...model.node_selector import terms_of
+from .gathered import Gathering
 
 
-def order_matters(b: Builder) -> bool:
+def order_matters(b: Gathering) -> bool:
     """Without list support, a distinctAttribute takes a list or empty value only first, and a device
     whose slice selector has several terms needs a node-local device before it: the rules then read the
     device order (see constraints.lp, node_selector.lp)."""
@@ -35,7 +31,7 @@ def order_matters(b: Builder) -> bool:
     )
 
 
-def order(b: Builder, devices: list[int]) -> list[int]:
+def order(b: Gathering, devices: list[int]) -> list[int]:
     """Devices ordered by what the rules can tell about them (first-fit rank only breaks ties), so
     that nodes whose devices differ only in names and order get the same facts. One round of
     refinement: a device's constraint values count by how many devices, and which, share them."""

@@ -14,15 +14,16 @@ from dataclasses import dataclass, field
 
 from clorm import Predicate
 
+from ...model.problem import Claim, InUse, NodeView, Problem, Unit
+from ...model.solution import ClaimAllocation, DeviceResult, Status
 from ..capacity import as_published
+from ..dra import AllocationError
 from ..engines import Budget
 from ..greedy import search_node as greedy_search
-from ..greedy.allocator import AllocationError
-from ..problem import Claim, InUse, NodeView, Problem, Unit
-from ..solution import ClaimAllocation, DeviceResult, Status
 from ..units import NodeAnswer, Taken
 from .control import Answer, Outcome, Program
-from .facts import NodeFacts, TooLarge, gather
+from .facts import TooLarge, gather
+from .gathered import NodeFacts
 
 
 @dataclass

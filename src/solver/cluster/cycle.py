@@ -20,15 +20,16 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 
+from ...model.cluster.facts import Pod
+from ...model.cluster.record import NodeScores
 from ..units import NodeAnswer
-from .facts import Pod
 from .fit_error import fit_error_message
 from .framework import CycleState, NodeInfo, Status, unresolvable
 from .lane import Lane
 from .memo import Filters, NodeMemo
 from .plugins.dynamic_resources import NAME as DRA
 from .plugins.dynamic_resources import CycleData
-from .runtime import Framework, FrameworkError, NodeScores, nominated_to_add
+from .runtime import Framework, FrameworkError, nominated_to_add
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5

@@ -17,11 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ...model.claim_holds import ClaimHold, HeldDevice, delta_of, give_back, share_counts
+from ...model.problem import Claim, InUse, Problem, SelectableTable, Slot, Unit
+from ...model.solution import ClaimAllocation, Status
 from ..adjustment import Adjustment
-from ..claim_holds import ClaimHold, HeldDevice, delta_of, give_back, share_counts
 from ..engines import Budget
-from ..problem import Claim, InUse, Problem, SelectableTable, Slot, Unit
-from ..solution import ClaimAllocation, Status
 from ..units import NodeAnswer, NodeSearch, State
 
 

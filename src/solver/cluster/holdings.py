@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...model.claim_holds import ClaimHold, HeldDevice, freed
+from ...model.cluster.facts import Pod
+from ...model.problem import Problem, Unit
+from ...model.solution import ClaimAllocation
 from ..capacity import qualified_consumed
-from ..claim_holds import ClaimHold, HeldDevice, freed
-from ..problem import Problem, Unit
-from ..solution import ClaimAllocation
-from .facts import Pod
 
 
 class Holdings:

@@ -23,8 +23,9 @@ from itertools import compress, repeat
 from operator import attrgetter, is_, itemgetter, ne, or_
 from typing import Any
 
-from .facts import Pod
-from .framework import FILTER, SCORE, CycleState, NodeInfo, Plugin, Status
+from ...model.cluster.facts import Pod
+from ...model.cluster.points import FILTER, SCORE
+from .framework import CycleState, NodeInfo, Plugin, Status
 from .lane import Lane
 
 ENABLED = True

@@ -12,7 +12,7 @@ from itertools import compress, repeat
 from operator import is_, itemgetter
 from typing import Any
 
-from ..solution import NodeOutcome, Status
+from ...model.solution import NodeOutcome, Status
 from ..units import NodeAnswer
 from .cycle import CycleResult
 from .framework import NodeInfo

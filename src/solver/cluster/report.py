@@ -4,11 +4,11 @@ the nodes the filters turned away with the first reason each gave."""
 
 from __future__ import annotations
 
+from ...model.cluster.record import Record
+from ...model.problem import Problem
+from ...model.solution import Solution, Status
+from ...model.terminal import lines_text
 from ...output import table
-from ...terminal import lines_text
-from ..problem import Problem
-from ..solution import Solution, Status
-from .record import Record
 
 RUNNERS_UP = 5  # nodes shown below the chosen one
 FILTERED_SHOWN = 5

@@ -8,12 +8,12 @@ with anything but a rejection is an error of the whole cycle.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import names
-from .facts import Pod
-from .framework import (
+from ...model.cluster import names
+from ...model.cluster.facts import Pod
+from ...model.cluster.points import (
     FILTER,
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
@@ -28,17 +28,11 @@ from .framework import (
     QUEUE_SORT,
     RESERVE,
     SCORE,
-    Code,
-    CycleState,
-    Handle,
-    NodeInfo,
-    Plugin,
-    Status,
-    error,
-    unresolvable,
 )
+from ...model.cluster.profile import Profile, expand
+from ...model.cluster.record import NodeScores
+from .framework import Code, CycleState, Handle, NodeInfo, Plugin, Status, error, unresolvable
 from .plugins import REGISTRY, plugin_class
-from .profile import Profile, expand
 
 if TYPE_CHECKING:
     from .memo import NodeMemo
@@ -57,17 +51,6 @@ class PreFilterOutcome:
     allowed: set[str] | None = None  # node names PreFilter results allow (None: all)
     status: Status | None = None  # a rejection of every node
     plugins: tuple[str, ...] = ()  # plugins that rejected, or that narrowed the nodes
-
-
-@dataclass
-class NodeScores:
-    """One node's scores: per plugin after NormalizeScore (before weight), weighted, and the total. The
-    maps may be shared with other nodes' (and other cycles'): read them, never change them."""
-
-    node: str
-    plugin: dict[str, int] = field(default_factory=dict)
-    weighted: dict[str, int] = field(default_factory=dict)
-    total: int = 0
 
 
 class Framework:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...errors import KubefitError
+from ...model.errors import KubefitError
+from ...model.problem import Claim, InUse, NodeView, Problem, Unit
+from ...model.solution import Solution
+from ..cluster.scheduler import solve_units
 from ..engines import ENGINE_FEATURES, Budget
-from ..problem import Claim, InUse, NodeView, Problem, Unit
-from ..solution import Solution
-from ..units import NodeAnswer, solve_units
+from ..units import NodeAnswer
 from .objective import OBJECTIVES
 from .search import Options, search_node
 from .solve import WORKERS

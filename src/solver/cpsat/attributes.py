@@ -7,8 +7,8 @@ kind) only passes as the first pick in search order, and for match only when it 
 
 from __future__ import annotations
 
+from ...model.problem import AttrValue
 from ..attributes import as_set
-from ..problem import AttrValue
 from .facts import ConstraintFacts
 from .model import Literal, NodeModel
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
+from ...model.families import Family
 from .attributes import attribute_constraints
 from .capacity import consumable_capacity
 from .counters import compatibility_groups, shared_counters
@@ -16,22 +17,30 @@ from .symmetry import identical_devices
 
 # Selectors, node reachability, binding conditions, taints, the in-use state, a pick's own capacity and
 # counters: settled per (slot, device) while gathering facts (facts.py), so they need no constraint.
-FAMILIES: tuple[Callable[[NodeModel], None], ...] = (
-    one_alternative,
-    device_counts,
-    result_limit,
-    exclusive_devices,
-    shared_counters,
-    compatibility_groups,
-    consumable_capacity,
-    attribute_constraints,
-    buildable_node_selector,
-    identical_devices,
-)
+FAMILIES: dict[Family, Callable[[NodeModel], None]] = {
+    Family.PRIORITIZED: one_alternative,
+    Family.COUNT: device_counts,
+    Family.RESULT_LIMIT: result_limit,
+    Family.EXCLUSIVE: exclusive_devices,
+    Family.COUNTERS: shared_counters,
+    Family.COMPATIBILITY_GROUPS: compatibility_groups,
+    Family.CAPACITY: consumable_capacity,
+    Family.ATTRIBUTES: attribute_constraints,
+    Family.NODE: buildable_node_selector,
+}
 
 
 def build(facts: NodeFacts) -> NodeModel:
     nm = variables(facts)
-    for family in FAMILIES:
-        family(nm)
+    constrain(nm)
     return nm
+
+
+def constrain(nm: NodeModel, skip: Collection[Family] = ()) -> None:
+    """Every family's constraints but those of `skip`, in a fixed order."""
+    for family, add in FAMILIES.items():
+        if family not in skip:
+            add(nm)
+    # Not a rule of the allocator: identical devices are interchangeable, so only one order of them is
+    # searched (added last, as it reads the families' variables).
+    identical_devices(nm)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from ..problem import consumption
+from ...model.problem import consumption
 from .model import Literal, NodeModel
 from .scale import integral
 

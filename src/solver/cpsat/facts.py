@@ -7,7 +7,7 @@ variables for pairs that can really be chosen: the selectors (and node reachabil
 conditions), the in-use state, taints, consumable capacity against what is already consumed, a
 device's own counters against what its pool has left, and compatibility with allocated peers.
 
-The allocator's pre-search validation runs first (greedy's `NodeAllocator.check`, so errors read the
+The allocator's pre-search validation runs first (`solver.dra.AllocatorView.check`, so errors read the
 same). Pairs whose evaluation would make the scheduler stop with an error (a selector or derived
 attribute failing in CEL, a capacity request it refuses) are never candidates; they are listed as
 hazards, because whether the first-fit search reaches them decides between an error and an answer.
@@ -19,10 +19,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ...model.node_selector import selector_hazard
+from ...model.problem import (
+    AttrValue,
+    Claim,
+    Device,
+    InUse,
+    NodeView,
+    PoolView,
+    Problem,
+    Slot,
+    SlotKey,
+    consumption,
+)
 from ..attributes import as_set
-from ..greedy.allocator import AllocationError, NodeAllocator, admits
-from ..node_selector import selector_hazard
-from ..problem import AttrValue, Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey, consumption
+from ..dra import AllocationError, AllocatorView, admits
 
 GroupSeed = tuple[bool, bool, frozenset[str]]  # (has members, all declared no group, common groups)
 
@@ -64,7 +75,7 @@ class NodeFacts:
     view: NodeView
     claims: list[Claim]
     in_use: InUse
-    allocator: NodeAllocator
+    allocator: AllocatorView
     slots: list[SlotFacts] = field(default_factory=list)
     rank: dict[int, int] = field(default_factory=dict)  # device -> first-fit rank (complete pools)
     pool_of: dict[int, PoolView] = field(default_factory=dict)
@@ -90,7 +101,7 @@ class NodeFacts:
 
 def gather(problem: Problem, view: NodeView, claims: Sequence[Claim], in_use: InUse) -> NodeFacts:
     """Raises AllocationError for what the allocator rejects before searching."""
-    allocator = NodeAllocator(problem, view, claims, in_use)
+    allocator = AllocatorView(problem, view, claims, in_use)
     allocator.check()
     facts = NodeFacts(problem, view, list(claims), in_use, allocator)
     for pool in view.pools:

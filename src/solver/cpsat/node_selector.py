@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..node_selector import is_node_local, terms_of
+from ...model.node_selector import is_node_local, terms_of
 from .model import Literal, NodeModel
 
 

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ...model.problem import Claim, InUse, NodeView, Problem, Unit
+from ...model.solution import ClaimAllocation, DeviceResult, Status
 from ..capacity import as_published
+from ..dra import AllocationError
 from ..engines import Budget
 from ..greedy import search_node as greedy_search
-from ..greedy.allocator import AllocationError
-from ..problem import Claim, InUse, NodeView, Problem, Unit
-from ..solution import ClaimAllocation, DeviceResult, Status
 from ..units import NodeAnswer, Taken
 from .build import build
 from .facts import NodeFacts, gather

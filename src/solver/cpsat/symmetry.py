@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Hashable
 
+from ...model.node_selector import is_node_local, terms_of
 from ..capacity import device_capacity
-from ..node_selector import is_node_local, terms_of
 from .model import Literal, NodeModel
 
 

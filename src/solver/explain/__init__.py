@@ -11,9 +11,8 @@ reasons that name nothing of their own (`classes`, `memo`).
 
 from __future__ import annotations
 
-from ...translate.dra.build import Built
-from ..solution import Solution
-from .inputs import class_matcher, holders
+from ...model.explain_source import ExplainSource
+from ...model.solution import Solution
 from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
 from .report import document, text
 from .units import Explainer, Options
@@ -32,8 +31,10 @@ __all__ = [
 ]
 
 
-def explain(built: Built, solution: Solution, options: Options | None = None) -> list[UnitExplanation]:
-    """Explain the units of `solution` (an engine's answer for `built.problem`)."""
+def explain(
+    source: ExplainSource, solution: Solution, options: Options | None = None
+) -> list[UnitExplanation]:
+    """Explain the units of `solution` (an engine's answer for `source.problem`)."""
     return Explainer(
-        built.problem, solution, holders(built), class_matcher(built), options or Options()
+        source.problem, solution, source.holders(), source.class_match(), options or Options()
     ).run()

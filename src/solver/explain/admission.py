@@ -17,26 +17,21 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import clingo
 
-from ...features import FeatureGates
-from ...translate.node.build import StateFiles, build
-from ...translate.objects import ObjectSet
+from ...model.node.problem import CPUSet, NodeProblem, PodFacts
+from ...model.node.solution import PodAdmission
 from ..asp.control import NODE, Outcome, Program
 from ..node.asp.facts import gather
-from ..node.problem import CPUSet, NodeProblem, PodFacts
-from ..node.solution import PodAdmission
 from ..node.solving import Placed, SolvingAdmitter
 from ..node.view import PodView, view
+from .admission_model import Devices, Group, PodExplanation
+from .admission_render import Renderer, fallback, shared_pool
 from .mus import minimal_core as shrink
 
 # What the kubelet gave each container of a pod before refusing it: container -> (CPUs, memory mask).
 Allocated = Mapping[str, tuple[CPUSet | None, int | None]]
-# A named group of the rules' violations, as reasons are keyed: its family, then the ids it is about,
-# e.g. ("cpu", slot), ("policy", unit), ("memory", memory group), ("hint", unit, resource).
-Group = tuple[str | int, ...]
 
 # Deletion tries to drop groups in this order, so what stays reads as the kubelet's own reason: the
 # kubelet's earlier choices and full-pcpus-only first, a container's own need last.
@@ -60,62 +55,6 @@ def as_group(symbol: clingo.Symbol) -> Group:
         a.number if a.type == clingo.SymbolType.Number else a.string for a in symbol.arguments
     ]
     return (family, *args)
-
-
-@dataclass(frozen=True)
-class AdmissionReason:
-    """One reason a pod is refused: the same fields as a scheduling reason (explain/model.py Reason)."""
-
-    id: str
-    kind: str
-    message: str
-    objects: Mapping[str, Any] = field(default_factory=dict)
-    numbers: Mapping[str, Any] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "objects": dict(self.objects),
-            "numbers": dict(self.numbers),
-            "message": self.message,
-        }
-
-
-@dataclass(frozen=True)
-class PodExplanation:
-    node: str
-    admission: PodAdmission  # the kubelet's answer
-    reasons: tuple[AdmissionReason, ...] = ()
-    minimal: bool = True  # False when a time limit stopped the search for fewer reasons
-    groups: tuple[Group, ...] = ()  # the model's groups behind the reasons
-
-    @property
-    def pod(self) -> str:
-        return self.admission.pod.ref
-
-    @property
-    def admitted(self) -> bool:
-        return self.admission.admitted
-
-    @property
-    def summary(self) -> str:
-        """The kubelet's event for a refused pod; for an admitted one, where it runs."""
-        if self.admitted:
-            return f"pod {self.pod} is admitted on node {self.node}"
-        return f"Pod was rejected: {self.admission.message}"
-
-
-@dataclass(frozen=True)
-class Devices:
-    """The allocated devices of each claim a pod's containers use, by pod and the kubelet's resource
-    name of the claim ("claim/<namespace>/<pod claim name>"): the claim's name and device names."""
-
-    by_pod: Mapping[tuple[str, str], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
-
-    def of(self, pod: PodFacts, resource: str) -> tuple[str, tuple[str, ...]]:
-        fallback = resource.removeprefix("claim/")
-        return self.by_pod.get((pod.ref, resource), (fallback, ()))
 
 
 class Kubelet(SolvingAdmitter):
@@ -260,8 +199,6 @@ def rejections(problem: NodeProblem) -> Iterator[tuple[PodAdmission, Rejection |
 
 def explain_rejection(node: str, r: Rejection, devices: Devices, deadline: float | None) -> PodExplanation:
     # Imported here: the renderer reads this module's types.
-    from .admission_render import Renderer, fallback, shared_pool
-
     a = r.admission
     if a.reason == "EmptyPodSharedPoolError":
         # A check of the pod's shape, before any choice: the kubelet's reason is the only one.
@@ -300,45 +237,3 @@ def explain_node(
         else:
             out.append(explain_rejection(problem.node, rejection, devices or Devices(), deadline))
     return out
-
-
-# --- from objects ------------------------------------------------------------------------------------
-
-
-def device_names(objects: ObjectSet, node: str) -> Devices:
-    """The allocated devices of the claims of the node's pods, named as the allocator names them."""
-    out: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
-    for o in objects.of_kind("Pod"):
-        pod: Any = o.model
-        spec = getattr(pod, "spec", None)
-        if spec is None or spec.node_name != node:
-            continue
-        statuses = (pod.status.resource_claim_statuses if pod.status is not None else None) or ()
-        generated = {s.name: s.resource_claim_name for s in statuses}
-        for ref in spec.resource_claims or ():
-            claim_name = ref.resource_claim_name or generated.get(ref.name)
-            claim = objects.get("ResourceClaim", claim_name, o.namespace) if claim_name else None
-            model: Any = claim.model if claim is not None else None
-            allocation = model.status.allocation if model is not None and model.status is not None else None
-            results = (
-                allocation.devices.results if allocation is not None and allocation.devices else None
-            ) or ()
-            names = tuple(f"{r.driver}/{r.pool}/{r.device}" for r in results)
-            out[(f"{o.namespace}/{o.name}", f"claim/{o.namespace}/{ref.name}")] = (
-                f"{o.namespace}/{claim_name or ref.name}",
-                names,
-            )
-    return Devices(out)
-
-
-def explain_admissions(
-    objects: ObjectSet,
-    gates: FeatureGates,
-    node: str,
-    pod_ref: str | None,
-    files: StateFiles,
-    time_limit: float | None = None,
-) -> list[PodExplanation]:
-    """Explain the admission of the node's pods (or of `pod_ref`), from the inputs `kubefit admit` reads."""
-    problem = build(objects, gates, node, pod_ref, files)
-    return explain_node(problem, device_names(objects, node), time_limit)

@@ -13,16 +13,16 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ...terminal import lines_text
-from ...translate.cpuset import format_cpuset
+from ...model.cpuset import format_cpuset
+from ...model.node.problem import CPUSet, PodFacts
+from ...model.node.solution import PodAdmission
+from ...model.terminal import lines_text
 from ..node import bitmask
+from ..node.admission_doc import admission_doc
 from ..node.greedy import podlevel
 from ..node.greedy.admit import Admitter
-from ..node.problem import CPUSet, PodFacts
-from ..node.render import admission_doc
-from ..node.solution import PodAdmission
 from ..node.view import BUBBLE, PodView, Slot
-from .admission import AdmissionReason, Devices, PodExplanation
+from .admission_model import AdmissionReason, Devices, PodExplanation
 from .model import Verdict
 from .reasons import amount, names
 

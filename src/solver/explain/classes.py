@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
-from ..asp.facts import Holders, NodeFacts, SlotInfo
-from ..greedy.allocator import AllocationError, NodeAllocator
-from ..problem import Claim, InUse, NodeView, Problem, SlotKey
+from ...model.problem import Claim, InUse, NodeView, Problem, SlotKey
+from ..asp.gathered import Holders, NodeFacts, SlotInfo
+from ..dra import AllocationError, AllocatorView
 from .keys import BOOLS, Column, Numbers, Shapes, claim_key, outcomes, pool_key, value_key
 from .memo import Memo
 
@@ -39,7 +39,7 @@ class Signed:
 
     key: Hashable
     view: NodeView
-    allocator: NodeAllocator
+    allocator: AllocatorView
     order: list[int]  # position -> device id
     values: list[tuple[str, str]]  # value number -> (kind, text), by first appearance
 
@@ -131,7 +131,7 @@ class Call:
         """The node's signature, or None when it is to be gathered on its own."""
         if view.error:
             return None
-        allocator = NodeAllocator(self.p, view, self.claims, self.in_use)
+        allocator = AllocatorView(self.p, view, self.claims, self.in_use)
         try:
             allocator.check()
         except AllocationError:

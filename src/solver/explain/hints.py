@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import clingo
 
+from ...model.families import Family
 from ..asp import schema as s
 from ..asp.control import Outcome, Program
-from ..asp.facts import NodeFacts
+from ..asp.gathered import NodeFacts
 from .reasons import Renderer, names, taint_text
 
 MAX_HINTS = 3
@@ -47,14 +48,14 @@ def hints(
             break
         group = program.groups[lit]
         rest = [g for g in relevant if g != lit]
-        if group.name == "need":
+        if group.name == Family.COUNT.rule:
             count = _most(nf, program, group, rest, deadline, given)
             if count:
                 out.append(Hint("count", group, count))
             continue
-        if group.name == "held" and not _entangled(nf, group.arguments[0].number):
+        if group.name == Family.EXCLUSIVE.rule and not _entangled(nf, group.arguments[0].number):
             kind = "release"
-        elif group.name in ("taint", "constraint"):
+        elif group.name in (Family.TAINTS.rule, Family.ATTRIBUTES.rule):
             kind = group.name
         else:
             continue

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
 
+from ...model.problem import Device, PoolView, consumption
+from ...model.terms import Taint
 from ..asp import schema as s
-from ..asp.facts import NodeFacts, SlotInfo
-from ..problem import Device, PoolView, Taint, consumption
+from ..asp.gathered import NodeFacts, SlotInfo
 
 BLOCKING = ("NoSchedule", "NoExecute")
 

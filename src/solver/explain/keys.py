@@ -7,8 +7,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Protocol
 
+from ...model.problem import AttrValue, Claim, Device, PoolView, Problem, SelectableTable, SlotKey
 from ..attributes import as_set
-from ..problem import AttrValue, Claim, Device, PoolView, Problem, SelectableTable, SlotKey
 
 BOOLS = frozenset((True, False))  # the selectors' outcomes that are verdicts, not errors
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..solution import ClaimAllocation
+from ...model.solution import ClaimAllocation
 
 
 class Kind(StrEnum):

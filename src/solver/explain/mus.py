@@ -14,11 +14,25 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...model.families import Family
 from ..asp.control import Outcome, Program
 
 # Which groups to try dropping first: a set that keeps a request's need and the constraint or counter
 # it runs into reads better than one that keeps every device another claim holds.
-_ORDER = ("taint", "unreachable", "capacity", "groups", "held", "counter", "limit", "constraint", "need")
+_ORDER = tuple(
+    f.rule
+    for f in (
+        Family.TAINTS,
+        Family.NODE,
+        Family.CAPACITY,
+        Family.COMPATIBILITY_GROUPS,
+        Family.EXCLUSIVE,
+        Family.COUNTERS,
+        Family.RESULT_LIMIT,
+        Family.ATTRIBUTES,
+        Family.COUNT,
+    )
+)
 
 
 def order(program: Program, groups: Sequence[int]) -> list[int]:

@@ -15,18 +15,20 @@ from functools import cached_property
 import clingo
 from clorm import Predicate
 
+from ...model.explain_source import ClassMatch
+from ...model.problem import Claim, InUse, NodeView, Problem, Unit
+from ...model.solution import Status
 from ..asp.control import Outcome, Program
-from ..asp.facts import Holders, NodeFacts, TooLarge, gather
+from ..asp.facts import TooLarge, gather
+from ..asp.gathered import Holders, NodeFacts
+from ..dra import AllocationError
 from ..engines import Budget
 from ..greedy import search_node as greedy_search
-from ..greedy.allocator import AllocationError
-from ..problem import Claim, InUse, NodeView, Problem, Unit
-from ..solution import Status
 from .hints import Hint, hints, render_hint
 from .memo import Memo
 from .model import Kind, NodeExplanation, Reason, Verdict
 from .mus import minimal_core
-from .reasons import ClassMatch, Renderer
+from .reasons import Renderer
 
 # Shapes solved on one grounding: more share a grounding's cost, fewer keep each solve's assumptions
 # (one per fact of every shape of the grounding) short (benchmarks/explain.py measures it).

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..problem import Unit
+from ...model.problem import Unit
+from ...model.solution import UnitOutcome
 from ..result_annotations import NODES_FIT_ERROR
-from ..solution import UnitOutcome
 from .model import Kind, NodeExplanation, Reason, Verdict
 from .reasons import amount
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..claim_holds import release_evicted
-from ..cluster.facts import Cluster, selects
-from ..problem import Problem, Unit
-from ..solution import Solution, UnitOutcome
+from ...model.claim_holds import release_evicted
+from ...model.cluster.facts import Cluster, selects
+from ...model.problem import Problem, Unit
+from ...model.solution import Solution, UnitOutcome
 from ..units import State
 from .model import Kind, NodeExplanation, UnitExplanation, Verdict, Victim
 

@@ -1,10 +1,10 @@
 """The rules' violation groups in Kubernetes terms: which objects, which numbers, what a user reads.
 
-One method per group of the rules (`need`, `held`, `taint`, `constraint`, `counter`, `groups`,
-`capacity`, `limit`, `unreachable`), each reading the node's facts (local identifiers read back as the
-Problem's) and returning one Reason. Devices are named by their device name where the pool is clear
-from the context, else as the allocator names them (`driver/pool/device`); long lists end with
-"and N more".
+One method per family's group of the rules (`need`, `held`, `taint`, `constraint`, `counter`,
+`groups`, `capacity`, `limit`, `unreachable`: `Family.rule`, also the prefix of the reason's id),
+each reading the node's facts (local identifiers read back as the Problem's) and returning one Reason.
+Devices are named by their device name where the pool is clear from the context, else as the
+allocator names them (`driver/pool/device`); long lists end with "and N more".
 """
 
 from __future__ import annotations
@@ -13,19 +13,18 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 
+from ...model.explain_source import ClassMatch
+from ...model.families import Family
+from ...model.problem import PoolView
+from ...model.quantity.amounts import quantity_text
+from ...model.terms import Taint
 from ..asp import schema as s
-from ..asp.facts import NodeFacts, SlotInfo
+from ..asp.gathered import NodeFacts, SlotInfo
 from ..capacity import device_capacity
-from ..problem import PoolView, SlotKey, Taint
-from ..render import quantity_text
 from .index import NodeIndex
 from .keys import outcomes
 from .memo import Counter, Funnel, Memo
 from .model import Kind, Reason
-
-# Whether a device matches the class of a slot (slot, class, device), for the candidate funnel;
-# None when it cannot be told.
-ClassMatch = Callable[[SlotKey, str, Sequence[int]], int | None]  # how many of the devices match a class
 
 SHOWN = 4  # names listed before "and N more"
 
@@ -164,7 +163,14 @@ class Renderer(NodeIndex):
                 numbers["count"] = slot.count
             objects["deviceClass"] = slot.device_class
             message = f"{who}: {wants}; {text}"
-            return Reason(f"need/{c.ref}/{req.name}", Kind.DEVICE_REQUEST, message, summary, objects, numbers)
+            return Reason(
+                f"{Family.COUNT.rule}/{c.ref}/{req.name}",
+                Kind.DEVICE_REQUEST,
+                message,
+                summary,
+                objects,
+                numbers,
+            )
         parts = []
         for position, info in slots:
             text, _, _ = self.funnel(position, info)
@@ -172,7 +178,7 @@ class Renderer(NodeIndex):
             parts.append(f"{info.slot.result_name} needs {wants} of class {info.slot.device_class} ({text})")
         objects["alternatives"] = [info.slot.result_name for _, info in slots]
         return Reason(
-            f"need/{c.ref}/{req.name}",
+            f"{Family.COUNT.rule}/{c.ref}/{req.name}",
             Kind.DEVICE_REQUEST,
             f"{who}: none of its {len(slots)} alternatives fits: " + "; ".join(parts),
             f"cannot allocate any alternative of request {req.name}",
@@ -187,7 +193,7 @@ class Renderer(NodeIndex):
         devices = [self.p.devices[d] for d in self.candidates() if self.p.devices[d].ref in refs]
         name = self.holder_name(holder)
         return Reason(
-            f"held/{name or holder}",
+            f"{Family.EXCLUSIVE.rule}/{name or holder}",
             Kind.DEVICES_IN_USE,
             f"{self.holder_text(holder)} holds {plural(len(devices), 'device')} the requests could use: "
             f"{names([d.name for d in devices])}",
@@ -206,7 +212,7 @@ class Renderer(NodeIndex):
         text = taint_text(taint)
         verb = "has" if len(devices) == 1 else "have"
         return Reason(
-            f"taint/{text}",
+            f"{Family.TAINTS.rule}/{text}",
             Kind.DEVICE_TAINT,
             f"{plural(len(devices), 'device')} ({names([d.name for d in devices])}) {verb} taint {text}, "
             f"which request {names(requests)} does not tolerate",
@@ -222,7 +228,7 @@ class Renderer(NodeIndex):
     def unreachable(self, local: int) -> Reason:
         device = self.device(local)
         return Reason(
-            f"unreachable/{device.ref}",
+            f"{Family.NODE.rule}/{device.ref}",
             Kind.UNREACHABLE,
             f"device {device.ref} selects its own nodes, and not this one",
             "cannot reach the devices from the node",
@@ -267,7 +273,7 @@ class Renderer(NodeIndex):
             body = "; ".join(parts)
             numbers = {"values": distinct}
         return Reason(
-            f"constraint/{claim.ref}/{index}",
+            f"{Family.ATTRIBUTES.rule}/{claim.ref}/{index}",
             Kind.MATCH_ATTRIBUTE if constraint.kind == "match" else Kind.DISTINCT_ATTRIBUTE,
             f"claim {claim.ref}, constraint {what} {constraint.attribute} over [{', '.join(scope)}]: {body}",
             f"cannot satisfy constraint {what} {constraint.attribute}",
@@ -302,7 +308,7 @@ class Renderer(NodeIndex):
         if parts is None:
             parts = self.memo.counters[(cs, counter)] = self._counter(pool, name, counter)
         return Reason(
-            f"counter/{pool.ref}/{name}/{counter}",
+            f"{Family.COUNTERS.rule}/{pool.ref}/{name}/{counter}",
             Kind.COUNTER,
             f"counter set {name} of pool {pool.ref}: {parts.text}",
             f"have too little left of counter {counter}",
@@ -350,7 +356,7 @@ class Renderer(NodeIndex):
             seed = f"allocated devices restrict it to {{{', '.join(sorted(common))}}}"
         kinds = sorted({", ".join(sorted(g)) or "none" for g in declared.values()})
         return Reason(
-            f"groups/{pool.ref}/{name}",
+            f"{Family.COMPATIBILITY_GROUPS.rule}/{pool.ref}/{name}",
             Kind.COMPATIBILITY,
             f"counter set {name} of pool {pool.ref}: devices sharing it need a compatibility group in "
             f"common; {seed}; candidates declare {names(['{' + k + '}' for k in kinds])}",
@@ -378,7 +384,7 @@ class Renderer(NodeIndex):
         ]
         per = "; ".join(f"{r} takes {amount(a)} per share" for r, a in shares)
         return Reason(
-            f"capacity/{device.ref}/{name}",
+            f"{Family.CAPACITY.rule}/{device.ref}/{name}",
             Kind.CAPACITY,
             f"device {device.ref}: capacity {shown} is {amount(value)}, existing shares use "
             f"{amount(existing)}; {per}",
@@ -390,7 +396,7 @@ class Renderer(NodeIndex):
     def limit(self, claim: int) -> Reason:
         c = self.nf.claims[claim]
         return Reason(
-            f"limit/{c.ref}",
+            f"{Family.RESULT_LIMIT.rule}/{c.ref}",
             Kind.CLAIM_LIMIT,
             f"claim {c.ref}: its requests ask for more than {self.p.max_results} devices, the most one "
             "claim can hold",
@@ -403,22 +409,21 @@ class Renderer(NodeIndex):
 
     def group(self, name: str, args: tuple[int | str, ...]) -> Reason:
         """The reason for one violation group (its name and arguments)."""
-        if name == "need":
-            return self.need(int(args[0]), int(args[1]))
-        if name == "held":
-            return self.held(int(args[0]))
-        if name == "taint":
-            return self.taint(int(args[0]))
-        if name == "constraint":
-            return self.constraint(int(args[0]))
-        if name == "counter":
-            return self.counter(int(args[0]), str(args[1]))
-        if name == "groups":
-            return self.groups(int(args[0]))
-        if name == "capacity":
-            return self.capacity(int(args[0]), int(args[1]))
-        if name == "limit":
-            return self.limit(int(args[0]))
-        if name == "unreachable":
-            return self.unreachable(int(args[0]))
-        raise ValueError(f"no rendering for violation group {name}")
+        family = Family.of_rule(name)
+        if family is None or family.rule != name or family not in _RENDER:
+            raise ValueError(f"no rendering for violation group {name}")
+        return _RENDER[family](self, args)
+
+
+# Each family's violation group, rendered from its arguments (the rules' `group(...)` atoms).
+_RENDER: dict[Family, Callable[[Renderer, tuple[int | str, ...]], Reason]] = {
+    Family.COUNT: lambda r, a: r.need(int(a[0]), int(a[1])),
+    Family.EXCLUSIVE: lambda r, a: r.held(int(a[0])),
+    Family.TAINTS: lambda r, a: r.taint(int(a[0])),
+    Family.ATTRIBUTES: lambda r, a: r.constraint(int(a[0])),
+    Family.COUNTERS: lambda r, a: r.counter(int(a[0]), str(a[1])),
+    Family.COMPATIBILITY_GROUPS: lambda r, a: r.groups(int(a[0])),
+    Family.CAPACITY: lambda r, a: r.capacity(int(a[0]), int(a[1])),
+    Family.RESULT_LIMIT: lambda r, a: r.limit(int(a[0])),
+    Family.NODE: lambda r, a: r.unreachable(int(a[0])),
+}

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...terminal import lines_text
-from ..problem import Problem
+from ...model.problem import Problem
+from ...model.terminal import lines_text
 from .model import NodeExplanation, UnitExplanation, Verdict
 
 

@@ -17,18 +17,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..asp.facts import NodeFacts
+from ...model.claim_status import BINDING_TIMEOUT, UNAVAILABLE
+from ...model.explain_source import ClassMatch
+from ...model.problem import NodeView, Problem, Unit
+from ...model.solution import Solution, Status, UnitOutcome
+from ..asp.gathered import NodeFacts
 from ..asp.search import Cache as AllocationCache
 from ..asp.search import search_node as asp_search
 from ..capacity import qualified_consumed
-from ..claim_status import BINDING_TIMEOUT, UNAVAILABLE
 from ..claim_use import unusable
 from ..cluster.plugins.claim_sharing import SHARED
 from ..engines import Budget
 from ..node_fit import claim_charges, unit_demand
 from ..pod_level_cover import uncovered
-from ..problem import NodeView, Problem, Unit
-from ..solution import Solution, Status, UnitOutcome
 from ..units import NodeAnswer, State, Taken, node_shortfalls
 from .classes import Call, NodeClasses
 from .memo import Memo
@@ -36,7 +37,7 @@ from .model import Kind, NodeExplanation, Reason, UnitExplanation, Verdict
 from .node import Cores, Keys, explanation, node_facts, solve_shapes, undecided
 from .placements import group_refusal, placements_of
 from .preempts import preempting, release_victims, victims_of, without_device_preemption
-from .reasons import ClassMatch, amount
+from .reasons import amount
 from .summary import summary
 
 

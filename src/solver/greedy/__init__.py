@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...model.node_selector import creation_error
+from ...model.problem import Claim, InUse, NodeView, Problem, Unit
+from ...model.solution import Solution, Status
+from ..cluster.scheduler import solve_units
+from ..dra import AllocationError, BudgetExceeded
 from ..engines import ENGINE_FEATURES, Budget
-from ..node_selector import creation_error
-from ..problem import Claim, InUse, NodeView, Problem, Unit
-from ..solution import Solution, Status
-from ..units import NodeAnswer, Taken, solve_units
-from .allocator import AllocationError, BudgetExceeded, NodeAllocator
+from ..units import NodeAnswer, Taken
+from .allocator import NodeAllocator
 
 __all__ = ["GreedyEngine", "search_node"]
 

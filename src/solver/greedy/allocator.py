@@ -9,7 +9,8 @@ Errors carry the allocator's own wording so a Kubernetes user recognises them.
 
 What every search on the same Problem would work out again (device refs, what a
 pool's counters have left for a given set of allocated devices, capacity fits of
-unshared devices) comes from `shared`; a counter check looks only at the counters
+unshared devices) comes from `solver.dra.shared`, and the checks before the search from its
+`AllocatorView`; a counter check looks only at the counters
 the device draws on, keeping count of how many of the pool's are exceeded.
 """
 
@@ -18,37 +19,15 @@ from __future__ import annotations
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
+from ...model.problem import Claim, Device, InUse, NodeView, PoolView, Problem, Slot, SlotKey
+from ...model.solution import ClaimAllocation, DeviceResult
 from ..attributes import DistinctState, MatchState
-from ..capacity import CapacityError, as_published, fit
-from ..problem import (
-    AttrValue,
-    Claim,
-    Device,
-    InUse,
-    NodeView,
-    PoolView,
-    Problem,
-    SelectableTable,
-    Slot,
-    SlotKey,
-)
-from ..solution import ClaimAllocation, DeviceResult
-from .shared import Number, fold, shared
-
-
-class AllocationError(Exception):
-    """The allocator stops with an error (not merely "does not fit")."""
-
-    def __init__(self, message: str, per_node: bool = False) -> None:
-        super().__init__(message)
-        self.per_node = per_node  # only this node fails (ErrFailedAllocationOnNode): the others are tried
-
-
-class BudgetExceeded(Exception):
-    pass
+from ..capacity import as_published
+from ..dra import AllocationError, AllocatorView, BudgetExceeded, SlotData, admits
+from ..dra.shared import Number, fold
 
 
 class _TooLarge(Exception):
@@ -56,17 +35,9 @@ class _TooLarge(Exception):
 
 
 @dataclass
-class _SlotData:
-    key: SlotKey
-    slot: Slot
-    count: int
-    all_devices: list[int] = field(default_factory=list)
-
-
-@dataclass
 class _Found:
     device: int
-    slot: _SlotData
+    slot: SlotData
     shared: bool
     consumed: dict[str, Fraction] | None
 
@@ -74,8 +45,8 @@ class _Found:
 Undo = Callable[[], None]
 
 
-class NodeAllocator:
-    """One Allocate(node, claims) call."""
+class NodeAllocator(AllocatorView):
+    """One Allocate(node, claims) call: the first-fit search over the allocator's view of it."""
 
     def __init__(
         self,
@@ -87,192 +58,21 @@ class NodeAllocator:
         device_limit: int | None = None,
         deadline: float | None = None,
     ) -> None:
-        self.p = problem
-        self.view = view
-        self.claims = list(claims)
-        self.in_use = in_use
+        super().__init__(problem, view, claims, in_use)
         self.step_limit = step_limit
         self.steps = 0
         self.device_limit = device_limit
         self.tried = 0
         self.deadline = deadline
-        self.on = problem.features.__contains__
-        self.devices = problem.devices
-        self.shared = shared(problem)
-        self.ref = self.shared.ref
-        self.pool_of: dict[int, PoolView] = self.shared.pool_of(view)
-        self.consumable = self.on("ConsumableCapacity")
-        self.fractional = self.on("FractionalCapacityRange")
-        self.bindable = self.on("DeviceBindingAndStatus")
-        self.table = problem.selectable if isinstance(problem.selectable, SelectableTable) else None
-        self.columns: dict[SlotKey, dict[int, bool | str | tuple[str]] | None] = {}
         self.open: dict[tuple[SlotKey, int], list[int]] = {}  # (slot, pool) -> positions not ruled out
-        self.request_keys: dict[SlotKey, int] = {}
         # By the pool view's id (the view holds its pools for as long as the search runs):
-        self.allocated: dict[int, tuple[int, ...]] = {}  # its allocated counter-drawing devices
         self.rooms: dict[int, dict[str, dict[str, Number]]] = {}  # its counters left (shared)
         self.over: dict[int, int] = {}  # its counters that what is allocated and chosen exceeds
         self.consumed_counters: dict[int, dict[str, dict[str, Number]]] = {}  # set -> counter -> drawn
-        self.slots: dict[SlotKey, _SlotData] = {}
         self.chosen: dict[tuple[int, int], int] = {}
         self.results: list[list[_Found]] = [[] for _ in self.claims]
         self.allocating: dict[str, set[int]] = {}  # device ref -> claim positions using it exclusively
-        self.allocating_capacity: dict[str, dict[str, Fraction]] = {}
         self.allocating_shares: dict[str, int] = {}
-        self.available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
-        self.groups: dict[tuple[str, str], tuple[bool, bool, frozenset[str]]] = {}
-        self.match: list[list[MatchState | DistinctState]] = []
-        self.share_ids = 0
-
-    # --- validation before the search --------------------------------------------------------------
-
-    def prepare(self) -> None:
-        """Check every claim and request as the allocator does before searching (its errors, its order)."""
-        lists = self.on("ListTypeAttributes")
-        for claim in self.claims:
-            minimum = 0
-            for ri, request in enumerate(claim.requests):
-                if request.first_available and not self.on("PrioritizedList"):
-                    raise AllocationError(
-                        f"claim {claim.ref}, request {request.name}: has subrequests, but the "
-                        "DRAPrioritizedList feature is disabled"
-                    )
-                if not self.on("ConsumableCapacity"):
-                    for slot in request.slots:
-                        if slot.capacity_requests is not None:
-                            what = f"subrequest {slot.name}" if slot.parent else f"request {slot.name}"
-                            raise AllocationError(
-                                f"claim {claim.ref}, {what}: has capacity requests, but the "
-                                "DRAConsumableCapacity feature is disabled"
-                            )
-                smallest: int | None = None
-                for si, slot in enumerate(request.slots):
-                    data = self.validate_slot(claim, (claim.id, ri, si), slot)
-                    self.slots[(claim.id, ri, si)] = data
-                    smallest = data.count if smallest is None else min(smallest, data.count)
-                if (smallest or 0) > self.p.max_results - minimum:
-                    raise AllocationError(
-                        f"claim {claim.ref}, request {request.name}: number of requested devices "
-                        f"{minimum + (smallest or 0)} exceeds the claim limit of {self.p.max_results}"
-                    )
-                minimum += smallest or 0
-            states: list[MatchState | DistinctState] = []
-            for i, constraint in enumerate(claim.constraints):
-                if constraint.kind == "invalid":
-                    raise AllocationError(
-                        f"claim {claim.ref}, constraint #{i}: empty constraint (unsupported constraint type?)"
-                    )
-                states.append(MatchState(lists) if constraint.kind == "match" else DistinctState(lists))
-            self.match.append(states)
-
-    def validate_slot(self, claim: Claim, key: SlotKey, slot: Slot) -> _SlotData:
-        who = f"claim {claim.ref}, request {slot.name}"
-        if slot.selectors_without_cel >= 0:
-            raise AllocationError(
-                f"{who}, selector #{slot.selectors_without_cel}: CEL expression empty "
-                "(unsupported selector type?)"
-            )
-        if not self.on("AdminAccess") and slot.admin_access is not None:
-            raise AllocationError(f"{who}: admin access is requested, but the feature is disabled")
-        if not slot.device_class:
-            raise AllocationError(f"{who}: missing device class name (unsupported request type?)")
-        if not slot.class_exists:
-            raise AllocationError(
-                f"{who}: could not retrieve device class {slot.device_class}: "
-                f'deviceclass.resource.k8s.io "{slot.device_class}" not found'
-            )
-        if slot.mode == "ExactCount":
-            if slot.count > 2**63 - 1:
-                raise AllocationError(f"{who}: exact count {slot.count} is too large")
-            return _SlotData(key, slot, slot.count)
-        if slot.mode != "All":
-            raise AllocationError(f"{who}: unsupported count mode {slot.mode}")
-        data = _SlotData(key, slot, 0)
-        for pool in self.view.pools:
-            # Only this node's allocation fails (kubernetes#141898 wraps ErrFailedAllocationOnNode).
-            if pool.state == "incomplete":
-                raise AllocationError(
-                    f"{who}: asks for all devices, but resource pool {pool.ref} is currently being updated",
-                    per_node=True,
-                )
-            if pool.state == "invalid":
-                raise AllocationError(
-                    f"{who}: asks for all devices, but resource pool {pool.ref} is currently invalid",
-                    per_node=True,
-                )
-            for d in pool.devices:
-                if not self.selectable(key, d):
-                    continue
-                # Only devices that could never take the request are left out; one whose capacity
-                # is used up by existing shares stays in the list and makes the request fail (0c8a1b07
-                # no longer lets All shrink silently to the devices with room left).
-                if self.on("ConsumableCapacity") and self.capacity_fit(key, d, claim, fresh=True) is None:
-                    continue
-                data.all_devices.append(d)
-        data.count = len(data.all_devices)
-        return data
-
-    # --- facts ----------------------------------------------------------------------------------------
-
-    def selectable(self, key: SlotKey, d: int) -> bool:
-        if not self.bindable and self.devices[d].binding_conditions:
-            return False
-        outcome = self._outcome(key, d)
-        if isinstance(outcome, str):
-            raise AllocationError(outcome)
-        if not outcome:
-            return False
-        return d not in self.view.unreachable
-
-    def column(self, key: SlotKey) -> dict[int, bool | str | tuple[str]] | None:
-        """The slot's column of a selectability table (None: the problem has none)."""
-        if key not in self.columns:
-            self.columns[key] = self.table.column_of(key) if self.table is not None else None
-        return self.columns[key]
-
-    def _outcome(self, key: SlotKey, d: int) -> bool | str:
-        """problem.selectable's outcome for the pair, read straight from the slot's column of a table."""
-        if self.table is None:
-            return self.p.selectable.get((key, d), False)
-        column = self.column(key)
-        if column is None:
-            return False
-        outcome = column.get(d, False)
-        # A selector's error is worded with its claim on lookup.
-        return self.table[(key, d)] if isinstance(outcome, tuple) else outcome
-
-    def capacity_fit(
-        self, key: SlotKey, d: int, claim: Claim, fresh: bool = False
-    ) -> dict[str, Fraction] | None:
-        device = self.devices[d]
-        slot = self.p.slot(key)
-        ref = self.ref(d)
-        existing = {} if fresh else self.in_use.shared_capacity.get(ref, {})
-        allocating = {} if fresh else self.allocating_capacity.get(ref, {})
-        if not existing and not allocating:
-            # No share to count: the same answer for every search (kept per device and request).
-            if key not in self.request_keys:
-                requests = slot.capacity_requests
-                self.request_keys[key] = self.shared.requests_id(requests)
-            consumed, failed = self.shared.fit_alone(
-                device, slot.capacity_requests, self.request_keys[key], self.fractional
-            )
-            if failed is not None:
-                raise AllocationError(f"claim {claim.ref}, request {slot.result_name}: {failed}")
-            return consumed
-        try:
-            return fit(device, slot.capacity_requests, existing, allocating, self.fractional)
-        except CapacityError as e:
-            raise AllocationError(f"claim {claim.ref}, request {slot.result_name}: {e}") from None
-
-    def attribute(self, data: _SlotData, device: Device, name: str) -> AttrValue | None:
-        for derived in data.slot.derived:
-            if derived.name == name:
-                value = self.p.derived.get((data.key, device.id, name))
-                if isinstance(value, str):
-                    raise AllocationError(value)
-                return value
-        return device.lookup_attribute(name)
 
     # --- in use ---------------------------------------------------------------------------------------
 
@@ -282,30 +82,7 @@ class NodeAllocator:
     def capacity_in_use(self, ref: str) -> bool:
         return ref in self.in_use.shared_capacity or ref in self.allocating_capacity
 
-    def multi(self, device: Device) -> bool:
-        return self.on("ConsumableCapacity") and device.allow_multiple_allocations
-
     # --- counters -------------------------------------------------------------------------------------
-
-    def allocated_in(self, pool: PoolView) -> tuple[int, ...]:
-        """The pool's counter-drawing devices allocated already (in pool order)."""
-        found = self.allocated.get(id(pool))
-        if found is None:
-            found = self.allocated[id(pool)] = self.shared.allocated(pool, self.in_use)
-        return found
-
-    def available(self, pool: PoolView) -> dict[str, dict[str, Fraction]]:
-        cached = self.available_counters.get(pool.ref)
-        if cached is None:
-            cached = {name: dict(counters) for name, counters in pool.counter_sets.items()}
-            for d in self.allocated_in(pool):
-                for use in self.devices[d].consumes:
-                    counter_set = cached.get(use.counter_set, {})
-                    for counter, value in use.counters.items():
-                        if counter in counter_set:
-                            counter_set[counter] -= value
-            self.available_counters[pool.ref] = cached
-        return cached
 
     def room(self, pool: PoolView) -> dict[str, dict[str, Number]]:
         """`available` as the search compares it (shared, never changed); `over` starts counting the
@@ -345,12 +122,6 @@ class NodeAllocator:
 
     # --- compatibility groups -------------------------------------------------------------------------
 
-    def group_state(self, pool: PoolView, counter_set: str) -> tuple[bool, bool, frozenset[str]]:
-        key = (pool.ref, counter_set)
-        if key not in self.groups:
-            self.groups[key] = self.shared.seed(pool, self.allocated_in(pool), counter_set)
-        return self.groups[key]
-
     def take_groups(self, device: Device) -> Undo | None:
         """Narrow every counter set's group intersection for the device, or None if one refuses it."""
         pool = self.pool_of[device.id]
@@ -372,18 +143,9 @@ class NodeAllocator:
 
         return undo
 
-    def peers_grouped(self, device: Device) -> bool:
-        """With the feature off, a device may not join a counter set whose allocated peer declared groups."""
-        pool = self.pool_of[device.id]
-        sets = {use.counter_set for use in device.consumes}
-        for d in self.allocated_in(pool):
-            if any(u.groups and u.counter_set in sets for u in self.devices[d].consumes):
-                return True
-        return False
-
     # --- one device -------------------------------------------------------------------------------------
 
-    def allocate_device(self, ci: int, data: _SlotData, d: int, must: bool) -> Undo | None:
+    def allocate_device(self, ci: int, data: SlotData, d: int, must: bool) -> Undo | None:
         claim = self.claims[ci]
         slot = data.slot
         device = self.devices[d]
@@ -534,7 +296,7 @@ class NodeAllocator:
         return self.search(ci, ri, si, di, in_sub, start, data)
 
     def search(
-        self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: tuple[int, int], data: _SlotData
+        self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: tuple[int, int], data: SlotData
     ) -> bool:
         admin = bool(data.slot.admin_access)
         pools = self.view.pools
@@ -613,12 +375,6 @@ class NodeAllocator:
         if deadline is not None and before >> 10 != self.tried >> 10 and time.monotonic() > deadline:
             raise BudgetExceeded()
 
-    def check(self) -> None:
-        """Everything the allocator checks before it searches, with its errors (other engines reuse it)."""
-        if self.view.error:
-            raise AllocationError(f"gather pool information: {self.view.error}")
-        self.prepare()
-
     def run(self) -> bool:
         """Search for an allocation; raises AllocationError or BudgetExceeded."""
         self.check()
@@ -658,18 +414,6 @@ class NodeAllocator:
             chosen = {ri: sub for (c, ri), sub in self.chosen.items() if c == ci}
             out.append(ClaimAllocation(claim.id, self.view.node, tuple(results), chosen))
         return out
-
-
-def admits(state: tuple[bool, bool, frozenset[str]], groups: frozenset[str]) -> bool:
-    """Whether a counter set's group state (has members, all group-less, common groups) takes a device."""
-    has_members, all_empty, common = state
-    if not has_members:
-        return True
-    if not groups:
-        return all_empty
-    if all_empty:
-        return False
-    return bool(common & groups)
 
 
 def _taint_blocks(device: Device, slot: Slot) -> bool:

@@ -12,8 +12,8 @@ instead of both).
 
 from __future__ import annotations
 
-from .problem import CPUState, KubeletPolicy
-from .solution import PodAdmission
+from ...model.node.problem import CPUState, KubeletPolicy
+from ...model.node.solution import PodAdmission
 from .topology import CPUTopology
 
 

@@ -18,15 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from ...errors import KubefitError
+from ...model.errors import KubefitError
+from ...model.node.problem import ContainerFacts, CPUSet, NodeProblem, PodFacts
+from ...model.node.solution import NodeSolution
 from . import bitmask
 from .admission import AdmissionError, EmptyPodSharedPoolError, SMTAlignmentError
 from .bitmask import Hint
 from .greedy import podlevel
 from .greedy.admit import Admitter
 from .hint_merge import merge
-from .problem import ContainerFacts, CPUSet, NodeProblem, PodFacts
-from .solution import NodeSolution
 from .view import BUBBLE, PodView, view
 
 

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import cached_property
 
-from .problem import CPUInfo, CPUSet, Machine
+from ...model.node.problem import CPUInfo, CPUSet, Machine
 
 
 class CPUTopology:

@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ...translate.cpuset import format_cpuset
-from .problem import APP, INIT, SIDECAR, ContainerFacts, NodeProblem, PodFacts
-from .solution import NodeSolution, PodAdmission
+from ...model.cpuset import format_cpuset
+from ...model.node.problem import APP, INIT, SIDECAR, ContainerFacts, NodeProblem, PodFacts
+from ...model.node.solution import NodeSolution, PodAdmission
 from .topology import CPUTopology
 
 

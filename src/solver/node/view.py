@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ...model.node.problem import APP, INIT, SIDECAR, ContainerFacts, CPUSet, PodFacts
 from . import bitmask
 from .bitmask import Hint
-from .problem import APP, INIT, SIDECAR, ContainerFacts, CPUSet, PodFacts
 
 if TYPE_CHECKING:
     from .greedy.admit import Admitter

@@ -16,7 +16,7 @@ none). The allocator re-checks every counter of the pool for each device it adds
 so one counter already overdrawn by allocated devices blocks the whole pool.
 
 What is left and what allocated peers imply are the allocator's own accounting
-(`greedy.allocator.NodeAllocator`), the same one every engine and the validator
+(`solver.dra.AllocatorView`), the same one every engine and the validator
 agree on. Devices on disjoint counter sets do not interact, so each group of
 connected counter sets is solved on its own, and identical groups (fresh GPUs of one
 model) are solved once.
@@ -30,10 +30,9 @@ from fractions import Fraction
 
 from ortools.sat.python import cp_model
 
+from ...model.problem import Device, NodeView, PoolView, Problem, consumption
 from ..cpsat.scale import integral
-from ..greedy.allocator import NodeAllocator, admits
-from ..problem import Device, NodeView, PoolView, Problem, consumption
-from .gather import blocked
+from ..dra import AllocatorView, admits
 
 GroupState = tuple[bool, bool, frozenset[str]]  # the allocator's: has members, all group-less, common groups
 
@@ -55,7 +54,7 @@ class Solver:
         """How many of `devices` (one partition type of the pool `view`) can be allocated at once."""
         if view.state != "complete":
             return Allocatable(0)
-        allocator = NodeAllocator(self.problem, NodeView("", (view,)), (), self.problem.in_use)
+        allocator = AllocatorView(self.problem, NodeView("", (view,)), (), self.problem.in_use)
         left = allocator.available(view)
         if any(value < 0 for counters in left.values() for value in counters.values()):
             return Allocatable(0)
@@ -67,7 +66,7 @@ class Solver:
         order = {d: i for i, d in enumerate(view.devices)}
         return Allocatable(len(chosen), tuple(sorted(chosen, key=order.__getitem__)))
 
-    def candidate(self, allocator: NodeAllocator, view: PoolView, d: int) -> bool:
+    def candidate(self, allocator: AllocatorView, view: PoolView, d: int) -> bool:
         device = self.problem.devices[d]
         if self.problem.in_use.allocated(device.ref) or blocked(self.problem, device) is not None:
             return False
@@ -79,7 +78,7 @@ class Solver:
 
     def component(
         self,
-        allocator: NodeAllocator,
+        allocator: AllocatorView,
         view: PoolView,
         left: dict[str, dict[str, Fraction]],
         members: Sequence[Device],
@@ -204,3 +203,18 @@ def _share_a_group(
         survives.append(kept)
     model.add_bool_or([*survives, *([mode] if mode is not None else [])])
     return True
+
+
+def blocked(problem: Problem, device: Device) -> str | None:
+    """Why no request can be given the device whatever is free, if something keeps every one off it."""
+    if problem.on("DeviceTaints"):
+        # At pool level no request tolerates anything.
+        for taint in device.taints:
+            if taint.effect in ("NoSchedule", "NoExecute"):
+                value = f"={taint.value}" if taint.value else ""
+                return f"untolerated taint {taint.key}{value}:{taint.effect}"
+    if device.binding_conditions and not problem.on("DeviceBindingAndStatus"):
+        return "binding conditions, but DRADeviceBindingConditions is off"
+    if device.consumes and not problem.on("PartitionableDevices"):
+        return "consumes counters, but DRAPartitionableDevices is off"
+    return None

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...translate.go_strings import go_quote
-from ..problem import Device
-from .gather import PoolFacts
+from ...model.go_strings import go_quote
+from ...model.pools import PoolFacts
+from ...model.problem import Device
 
 MAX_STATUS_LIST_ITEMS = 32  # +k8s:maxItems on the status lists
 
@@ -47,7 +47,7 @@ def partition_groups(
     attribute = {d: a or fallback or "" for d, a in declared.items()}
     if not any(attribute.values()):
         return None, ""
-    if not any(s.shared_counters for s in facts.slices):
+    if not facts.shared_counters:
         return None, (
             f"{PARTITION_TYPE_MISSING} pool {facts.ref} declares partitionTypeAttribute but publishes no "
             "sharedCounters"

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ...model.pools import PoolFacts
+from ...model.problem import Problem
+from ...model.quantity.amounts import quantity_text
 from ..capacity import device_capacity
-from ..problem import Problem
-from ..render import quantity_text
-from .gather import PoolFacts
 from .partitions import MAX_STATUS_LIST_ITEMS
 
 SHAREABLE_OVER_CAP = "ShareableSummaryOverCap:"

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..problem import Problem
-from .allocatable import Solver
-from .gather import PoolFacts, blocked
+from ...model.pools import PoolFacts, PoolRequest
+from ...model.problem import Problem
+from .allocatable import Solver, blocked
 from .partitions import PartitionGroup, partition_groups
-from .request import PoolRequest
 from .shareable import Shareable, shareable_summary
 
 POOL_INCOMPLETE = "PoolIncomplete:"
@@ -68,7 +67,7 @@ def pool_status(problem: Problem, facts: PoolFacts, request: PoolRequest, solver
             facts.generation,
             facts.node_name,
             validation_error=_error(
-                f"{POOL_INCOMPLETE} pool {facts.ref} is incomplete: observed {len(facts.slices)}/"
+                f"{POOL_INCOMPLETE} pool {facts.ref} is incomplete: observed {facts.slices}/"
                 f"{facts.expected} slices at generation {facts.generation}"
             ),
         )
@@ -97,7 +96,7 @@ def pool_status(problem: Problem, facts: PoolFacts, request: PoolRequest, solver
         facts.pool,
         facts.generation,
         facts.node_name,
-        slices=len(facts.slices),
+        slices=facts.slices,
         total=len(devices),
         allocated=len(allocated),
         available=len(devices) - len(allocated) - len(why),
@@ -121,10 +120,10 @@ def _pool_refused(facts: PoolFacts) -> str:
     view = facts.view
     if view.state == "invalid":
         return f"resource pool {facts.ref} is currently invalid: {view.reason}"
-    if view.state == "incomplete" and len(facts.slices) > facts.expected:
+    if view.state == "incomplete" and facts.slices > facts.expected:
         # The controller only minds missing slices; the allocator wants the announced count exactly.
         return (
-            f"resource pool {facts.ref} is incomplete for the scheduler: {len(facts.slices)} slices at "
+            f"resource pool {facts.ref} is incomplete for the scheduler: {facts.slices} slices at "
             f"generation {facts.generation}, {facts.expected} announced"
         )
     if view.state == "incomplete":

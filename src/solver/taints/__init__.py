@@ -9,8 +9,8 @@ eviction controller decides them.
 
 from __future__ import annotations
 
+from ...model.taints import EvictionFacts
 from .evict import Deadline, PodEviction, TaintSource
-from .facts import EvictionFacts
 from .status import Condition, Report, RuleReport, report
 
 __all__ = [

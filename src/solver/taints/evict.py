@@ -16,8 +16,8 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from ..problem import Taint, Toleration
-from .facts import NO_EXECUTE, AllocatedClaim, AllocatedDevice, EvictionFacts, PodUse, TaintRule
+from ...model.taints import NO_EXECUTE, AllocatedClaim, AllocatedDevice, EvictionFacts, PodUse, TaintRule
+from ...model.terms import Taint, Toleration
 from .go_time import SECOND, add, duration_text, parse_time, rfc3339, seconds_duration
 
 log = logging.getLogger("kubefit")

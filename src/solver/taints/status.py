@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import InputError
+from ...model.errors import InputError
+from ...model.taints import NO_EXECUTE, NONE, EvictionFacts, TaintRule
 from .evict import PodEviction, as_no_execute, pod_evictions
-from .facts import NO_EXECUTE, NONE, EvictionFacts, TaintRule
 
 EVICTION_IN_PROGRESS = "EvictionInProgress"
 _DRY_RUN_END = (

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
-from ...errors import CelRuntimeError
+from ...model.errors import CelRuntimeError
 
 COST_LIMIT_MESSAGE = "operation cancelled: actual cost limit exceeded"
 

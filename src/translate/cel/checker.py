@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...errors import CelCompileError
+from ...model.errors import CelCompileError
 from . import ast
 from . import types as t
 from .parser import compile_error

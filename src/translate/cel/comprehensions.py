@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ...errors import CelRuntimeError
+from ...model.errors import CelRuntimeError
 from . import ast
 from .budget import Activation, CostLimitExceeded, Env, Program
 from .values import Optional, go_type_name, map_get, type_name

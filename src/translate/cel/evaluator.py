@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import CelRuntimeError
+from ...model.errors import CelRuntimeError
 from . import ast, budget
 from . import types as t
 from .budget import Activation, CostLimitExceeded, Env, Program

@@ -19,7 +19,7 @@ import lark
 from celpy.celparser import CELParser
 from celpy.evaluation import celbytes, celstr
 
-from ...errors import CelCompileError
+from ...model.errors import CelCompileError
 from . import ast
 from .values import INT64_MAX, INT64_MIN, UINT64_MAX, Uint
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from ...errors import CelCompileError, CelRuntimeError
+from ...model.errors import CelCompileError, CelRuntimeError
 from . import ast
 from . import types as t
 from .budget import Program

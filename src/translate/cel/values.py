@@ -20,7 +20,7 @@ import datetime as _dt
 import math
 from typing import Any, ClassVar
 
-from ...errors import CelRuntimeError
+from ...model.errors import CelRuntimeError
 from . import types as t
 from .budget import spend
 

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from ...solver.claim_status import AllocatedStatus
-from ..go_strings import go_quote
+from ...model.claim_status import AllocatedStatus
+from ...model.go_strings import go_quote
 from .amounts import quantity
 
 

@@ -12,11 +12,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ...errors import InputError
-from ..go_strings import go_quote
-from ..objects import KubeObject
-from ..quantity import Quantity, QuantityError
-from ..quantity_fields import quantity_values
+from ...model.errors import InputError
+from ...model.go_strings import go_quote
+from ...model.quantity import Quantity, QuantityError
+from ..kube import KubeObject, quantity_values
 
 
 @lru_cache(maxsize=4096)

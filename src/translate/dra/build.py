@@ -6,20 +6,23 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ...errors import InputError, Problem
-from ...features import ALL_ON, FeatureGates
-from ...solver import problem as facts
-from ...solver.pod_shape import PodShape
-from ...solver.problem import FEATURES, Claim, Gang, InUse, Node, NodeView, Unit
-from ..objects import ObjectSet
-from ..quantity import QuantityError
+from ...model import problem as facts
+from ...model.errors import InputError, Problem
+from ...model.explain_source import ClassMatch
+from ...model.features import ALL_ON, FeatureGates
+from ...model.pod_shape import PodShape
+from ...model.problem import FEATURES, Claim, Gang, InUse, Node, NodeView, Unit
+from ...model.quantity import QuantityError
+from ..kube import ObjectSet
 from ..sched.cluster import cluster_facts
 from ..sched.config import configuration
 from ..validation.run import cel_features
 from .allocated import allocated_status
 from .amounts import located
 from .claims import build_claim
-from .devices import DeviceTable, build_devices, node_selector_terms
+from .devices import DeviceTable, build_devices
+from .explain_inputs import class_matcher, holders
+from .field_facts import node_selector_terms
 from .in_use import claim_holds, in_use
 from .pod_resources import PODS, bound_usage, node_allocatable
 from .pods import ClaimResolver, ClaimSource, PodUnit, pod_units
@@ -37,6 +40,13 @@ class Built:
     table: DeviceTable
     claims: list[ClaimSource]  # by claim id
     pods: list[PodUnit] = field(default_factory=list)  # by unit id, in pod mode
+
+    # What explain reads besides the Problem (model.explain_source.ExplainSource).
+    def holders(self) -> dict[str, list[str]]:
+        return holders(self.objects)
+
+    def class_match(self) -> ClassMatch:
+        return class_matcher(self.problem, self.objects, self.table, self.gates, self.claims)
 
 
 @dataclass

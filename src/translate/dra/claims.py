@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ...solver.problem import Claim, Constraint, DerivedAttribute, Request, Slot, Toleration
+from ...model.problem import Claim, Constraint, DerivedAttribute, Request, Slot
+from ...model.terms import Toleration
 from .amounts import quantity
 
 

@@ -10,24 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
-from ...solver.problem import (
-    AttrValue,
-    Capacity,
-    CapacityPolicy,
-    CounterUse,
-    Device,
-    NodeRequirement,
-    NodeSelectorTerm,
-    Placement,
-    Taint,
-)
-from ..cel.selector import AttributeValue, DeviceInput
-from ..objects import KubeObject, LazySlice, ObjectSet, slice_spec
-from ..quantity import QuantityError
+from ...model.problem import Capacity, CounterUse, Device, Placement
+from ...model.quantity import QuantityError
+from ...model.terms import Taint
+from ..cel.selector import DeviceInput
+from ..kube import KubeObject, LazySlice, ObjectSet, slice_spec
 from .amounts import located, quantity
+from .field_facts import attr_value, capacity_policy, placement_of, taint_of
 from .node_allocatable import device_node_allocatable
 from .raw_devices import RawDevices
 
@@ -51,77 +42,6 @@ class SliceInfo:
     skip_node_operations: tuple[str, ...]
 
 
-def attr_value(attr: Any) -> AttrValue:
-    """A V1DeviceAttribute (or its CEL view) as a typed value (one kind; a list only with the list
-    fields)."""
-    return _typed(attr if isinstance(attr, AttributeValue) else AttributeValue.of(attr))
-
-
-@lru_cache(maxsize=65536)
-def _typed(value: AttributeValue) -> AttrValue:
-    for kind, scalar, plural in _KINDS:
-        one = getattr(value, scalar)
-        if one is not None:
-            return AttrValue(kind, (one,))  # type: ignore[arg-type]
-        many = getattr(value, plural)
-        if many:
-            return AttrValue(kind, tuple(many), is_list=True)  # type: ignore[arg-type]
-    return AttrValue(None, ())
-
-
-_KINDS = (
-    ("int", "int", "ints"),
-    ("bool", "bool", "bools"),
-    ("string", "string", "strings"),
-    ("version", "version", "versions"),
-)
-
-
-def capacity_policy(policy: Any) -> CapacityPolicy | None:
-    if policy is None:
-        return None
-    valid_range = policy.valid_range
-    return CapacityPolicy(
-        default=quantity(policy.default) if policy.default is not None else None,
-        valid_values=tuple(quantity(v) for v in policy.valid_values)
-        if policy.valid_values is not None
-        else None,
-        min=quantity(valid_range.min) if valid_range is not None and valid_range.min is not None else None,
-        max=quantity(valid_range.max) if valid_range is not None and valid_range.max is not None else None,
-        step=quantity(valid_range.step) if valid_range is not None and valid_range.step is not None else None,
-    )
-
-
-def node_selector_term(term: Any) -> NodeSelectorTerm:
-    """A V1NodeSelectorTerm as facts (None: the empty term, which matches nothing)."""
-    if term is None:
-        return NodeSelectorTerm()
-
-    def reqs(items: Any) -> tuple[NodeRequirement, ...]:
-        return tuple(NodeRequirement(r.key, r.operator, tuple(r.values or ())) for r in items or ())
-
-    return NodeSelectorTerm(reqs(term.match_expressions), reqs(term.match_fields))
-
-
-def node_selector_terms(selector: Any) -> tuple[NodeSelectorTerm, ...] | None:
-    if selector is None:
-        return None
-    return tuple(node_selector_term(t) for t in selector.node_selector_terms or ())
-
-
-def placement_of(source: Any) -> Placement:
-    return Placement(
-        str(source.node_name or ""), bool(source.all_nodes), node_selector_terms(source.node_selector)
-    )
-
-
-def _taint(t: Any) -> Taint:
-    added = t.time_added
-    return Taint(
-        t.key, t.value or "", t.effect, added.isoformat() if hasattr(added, "isoformat") else str(added or "")
-    )
-
-
 def _rule_taints(rules: Sequence[KubeObject], driver: str, pool: str, device: str) -> list[Taint]:
     out = []
     for rule in rules:
@@ -133,7 +53,7 @@ def _rule_taints(rules: Sequence[KubeObject], driver: str, pool: str, device: st
             or (sel.device and sel.device != device)
         ):
             continue
-        out.append(_taint(spec.taint))
+        out.append(taint_of(spec.taint))
     return out
 
 
@@ -215,7 +135,7 @@ def _add_slice(
             named = (lambda name: tuple(_rule_taints(rules, driver, pool, name))) if rules else None
             ids = raw.add(table.devices, table.inputs, obj, spec, placement, per_device, skip, named)
     for index, device in enumerate(models or ()):
-        taints = [_taint(t) for t in device.taints or ()] if device_taints else []
+        taints = [taint_of(t) for t in device.taints or ()] if device_taints else []
         taints += _rule_taints(rules, spec.driver, spec.pool.name, device.name)
         consumes = tuple(
             CounterUse(

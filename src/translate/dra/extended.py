@@ -16,8 +16,8 @@ from typing import Any
 
 from kubernetes.client.models import V1ResourceClaimSpec
 
-from ..objects import KubeObject, ObjectSet
-from ..quantity import Quantity
+from ...model.quantity import Quantity
+from ..kube import KubeObject, ObjectSet
 
 IMPLICIT_PREFIX = "deviceclass.resource.kubernetes.io/"
 EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from ...solver.claim_holds import ClaimHold, HeldDevice
-from ...solver.problem import InUse
+from ...model.claim_holds import ClaimHold, HeldDevice
+from ...model.problem import InUse
 from .amounts import quantity
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ...solver.problem import NodeAllocatable
-from ..objects import KubeObject
-from ..quantity import Quantity
+from ...model.problem import NodeAllocatable
+from ...model.quantity import Quantity
+from ..kube import KubeObject
 
 
 def _fraction(text: Any, default: Fraction = Fraction(0)) -> Fraction:

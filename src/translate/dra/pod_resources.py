@@ -17,10 +17,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from ...solver.pod_shape import Charges, ClaimCharge, ContainerShape, PodShape
-from ...solver.pod_shape import requests as shape_requests
-from ..objects import KubeObject, ObjectSet
-from ..quantity import Quantity
+from ...model.pod_shape import Charges, ClaimCharge, ContainerShape, PodShape
+from ...model.pod_shape import requests as shape_requests
+from ...model.quantity import Quantity
+from ..kube import KubeObject, ObjectSet
 
 PODS = "pods"
 

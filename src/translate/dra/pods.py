@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...solver.pod_shape import PodShape
-from ...solver.problem import Gang
-from ..objects import KubeObject, ObjectSet
+from ...model.pod_shape import PodShape
+from ...model.problem import Gang
+from ..kube import KubeObject, ObjectSet
 from ..sched.priority import Priorities
 from .extended import Mapping as ExtendedMapping
 from .extended import class_mapping, pod_extended

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ...solver.problem import Device, Node, NodeView, Placement, PoolView
+from ...model.problem import Device, Node, NodeView, Placement, PoolView
 from ..nodes import term_matches
 from .devices import DeviceTable, SliceInfo
 

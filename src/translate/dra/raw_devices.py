@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import CelRuntimeError
-from ...solver.problem import AttrValue, Capacity, CounterUse, Device, Placement, Taint
+from ...model.errors import CelRuntimeError
+from ...model.problem import AttrValue, Capacity, CounterUse, Device, Placement
+from ...model.terms import Taint
 from ..cel.selector import DEFAULT_FEATURES, AttributeValue, DeviceInput, attribute_value
-from ..objects import KubeObject
+from ..kube import KubeObject
 from .amounts import quantity
+from .field_facts import attr_value
 
 
 class RawDevices:
@@ -161,7 +163,6 @@ _AttributePart = tuple[AttributeValue, AttrValue, CelRuntimeError | None, Any]  
 
 
 def _attribute(key: str, value: dict[str, Any]) -> _Attribute:
-    from .devices import attr_value
 
     view = AttributeValue.of(value)
     try:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...errors import CelError
-from ...solver.problem import AttrValue, Claim, Device, Selectable, SelectableTable, SlotKey
+from ...model.errors import CelError
+from ...model.problem import AttrValue, Claim, Device, Selectable, SelectableTable, SlotKey
 from ..cel.environment import Features
 from ..cel.library.semver import Semver
 from ..cel.reads import Path

@@ -1,4 +1,4 @@
-"""Objects -> what the device taint eviction controller reads (`kubefit.solver.taints.facts`).
+"""Objects -> what the device taint eviction controller reads (`kubefit.model.taints`).
 
 Devices come from the Problem's device table with only the taints their ResourceSlices
 publish (the controller reads slices as drivers publish them and matches DeviceTaintRules
@@ -12,19 +12,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...features import FeatureGates
-from ...solver.problem import Device, Taint
-from ...solver.taints.facts import (
-    AllocatedClaim,
-    AllocatedDevice,
-    EvictionFacts,
-    PodUse,
-    RuleSelector,
-    TaintRule,
-)
-from ..objects import KubeObject, ObjectSet, shell_of
+from ...model.features import FeatureGates
+from ...model.problem import Device
+from ...model.taints import AllocatedClaim, AllocatedDevice, EvictionFacts, PodUse, RuleSelector, TaintRule
+from ...model.terms import Taint
+from ..kube import KubeObject, ObjectSet, shell_of
 from .claims import toleration
-from .devices import _taint, build_devices
+from .devices import build_devices
+from .field_facts import taint_of
 from .pods import ClaimResolver, ClaimSource
 
 
@@ -67,7 +62,7 @@ def _rule(obj: KubeObject) -> TaintRule:
         uid=str(meta.uid or ""),
         generation=int(meta.generation or 1),  # the API server starts every rule at 1
         selector=selector,
-        taint=_dated(_taint(model.spec.taint), _created(obj)),
+        taint=_dated(taint_of(model.spec.taint), _created(obj)),
     )
 
 

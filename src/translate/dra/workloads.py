@@ -11,9 +11,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ...errors import InputError
-from ..kinds import lookup
-from ..objects import KubeObject, ObjectSet
+from ...model.errors import InputError
+from ..kube import KubeObject, ObjectSet, lookup
 from ..validation.go_integers import type_error
 
 _ALPHABET = "bcdfghjklmnpqrstvwxz2456789"

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import InputError, Problem
-from ...features import FeatureGates
-from ...solver.node.problem import CPUState, MemoryState, NodeProblem
-from ..bounded_read import NotText, TooLarge, read_text, refused
+from ...model.errors import InputError, Problem
+from ...model.features import FeatureGates
+from ...model.node.problem import CPUState, KubeletPolicy, Machine, MemoryState, NodeProblem
+from ..kube import KubeObject, ObjectSet
 from ..kubelet_config import KubeletConfiguration
 from ..node_topology import NodeTopology
-from ..objects import KubeObject, ObjectSet
+from ..reading import NotText, TooLarge, read_text, refused
 from .checkpoint import read_cpu_state, read_memory_state
 from .machine import machine_of
 from .pods import pod_facts
@@ -67,6 +67,11 @@ def _phase(pod: Any) -> str:
     return (pod.status.phase if pod.status is not None else None) or ""
 
 
+def live(obj: KubeObject) -> bool:
+    """A pod its node's kubelet runs or will run: it has a spec and has not terminated."""
+    return getattr(obj.model, "spec", None) is not None and _phase(obj.model) not in TERMINATED
+
+
 def _pods_in_state(cpu: CPUState | None, memory: MemoryState | None) -> set[str]:
     uids = {uid for uid, _, _ in cpu.entries} if cpu else set()
     uids |= {uid for uid, _ in cpu.pod_entries} if cpu else set()
@@ -74,23 +79,26 @@ def _pods_in_state(cpu: CPUState | None, memory: MemoryState | None) -> set[str]
     return uids
 
 
-def build(
-    objects: ObjectSet, gates: FeatureGates, node: str, pod_ref: str | None, files: StateFiles
-) -> NodeProblem:
-    if objects.get("Node", node) is None and objects.get("NodeTopology", node) is None:
-        raise InputError(f"--node {node}: no Node or NodeTopology named {node} in the input")
+def kubelet_of(objects: ObjectSet, gates: FeatureGates, node: str) -> tuple[Machine, KubeletPolicy]:
+    """The node's machine (its NodeTopology) and its kubelet's policy, checked against each other as the
+    kubelet checks them when it starts."""
     machine = machine_of(_topology(objects, node))
     cfg_obj, cfg = kubelet_configuration(objects, node)
     check_reserved_cpus(cfg_obj, cfg, machine)
     policy = policy_of(cfg, gates)
     check_reserved_memory(cfg_obj, cfg, machine)
+    return machine, policy
+
+
+def build(
+    objects: ObjectSet, gates: FeatureGates, node: str, pod_ref: str | None, files: StateFiles
+) -> NodeProblem:
+    if objects.get("Node", node) is None and objects.get("NodeTopology", node) is None:
+        raise InputError(f"--node {node}: no Node or NodeTopology named {node} in the input")
+    machine, policy = kubelet_of(objects, gates, node)
     cpu_state = read_cpu_state(_read(files.cpu), files.cpu) if files.cpu else None
     memory_state = read_memory_state(_read(files.memory), files.memory) if files.memory else None
-    pod_objects = [
-        o
-        for o in objects.of_kind("Pod")
-        if getattr(o.model, "spec", None) is not None and _phase(o.model) not in TERMINATED
-    ]
+    pod_objects = [o for o in objects.of_kind("Pod") if live(o)]
     bound = [o for o in pod_objects if o.model.spec.node_name == node]  # type: ignore[attr-defined]
     level = policy.pod_level_resources
     if pod_ref is None:

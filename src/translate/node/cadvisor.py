@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...errors import InputError, Problem
-from ..bounded_read import JSONRefused, NotText, TooLarge, load_json, read_text, refused
-from ..cpuset import MAX_CPUS
+from ...model.cpuset import MAX_CPUS
+from ...model.errors import InputError, Problem
 from ..node_topology import MAX_NUMA_NODES
-from .sources import RawCPU, RawNode
+from ..reading import JSONRefused, NotText, TooLarge, load_json, read_text, refused
+from .raw_topology import RawCPU, RawNode
 
 
 def _fail(path: str, where: str, message: str) -> InputError:

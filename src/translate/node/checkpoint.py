@@ -12,11 +12,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import FieldPath, InputError, Problem
-from ...solver.node.problem import Block, CPUState, MemoryState, MemoryTable, NUMANodeState
-from ..bounded_read import JSONRefused, load_json, refused
-from ..cpuset import format_cpuset, parse_cpuset
+from ...model.cpuset import format_cpuset, parse_cpuset
+from ...model.errors import FieldPath, InputError, Problem
+from ...model.node.problem import Block, CPUState, MemoryState, MemoryTable, NUMANodeState
 from ..node_topology import MAX_NUMA_NODES
+from ..reading import JSONRefused, load_json, refused
 from .checksum import BlockRow, NodeRow, checksum, cpu_checkpoint_text, memory_checkpoint_text
 
 CPU_FILE, MEMORY_FILE = "cpu_manager_state", "memory_manager_state"

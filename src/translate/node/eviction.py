@@ -7,7 +7,7 @@ import math
 import re
 import struct
 
-from ..quantity import Quantity
+from ...model.quantity import Quantity
 
 SIGNALS = frozenset(
     {

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...solver.node.problem import CPUInfo, Machine, NUMAMemory
+from ...model.node.problem import CPUInfo, Machine, NUMAMemory
+from ...model.quantity import Quantity
 from ..node_topology import NodeTopology
-from ..quantity import Quantity
 
 
 def _bytes(text: str) -> int:

@@ -4,18 +4,21 @@ devices their claims were allocated."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from ...errors import InputError
-from ...features import FeatureGates
-from ...solver.node.problem import APP, INIT, SIDECAR, ContainerFacts, DeviceGroup, PodFacts
-from ..go_strings import go_quote
-from ..objects import KubeObject, LazySlice, ObjectSet
-from ..quantity import Quantity, QuantityError
-from ..quantity_fields import quantity_values
+from ...model.errors import InputError
+from ...model.features import FeatureGates
+from ...model.go_strings import go_quote
+from ...model.node.devices import ClaimUse, Result, claim_group, with_devices
+from ...model.node.problem import APP, INIT, SIDECAR, ContainerFacts, PodFacts
+from ...model.quantity import Quantity, QuantityError
+from ..kube import KubeObject, LazySlice, ObjectSet, quantity_values
 
 QOS_RESOURCES = ("cpu", "memory")
 NUMA_ATTRIBUTE = "resource.kubernetes.io/numaNode"
+
+NumaOf = dict[tuple[str, str, str], frozenset[int]]  # (driver, pool, device) -> its NUMA nodes
 
 
 def _quantity(value: Any) -> Quantity | None:
@@ -111,16 +114,18 @@ def check_resources(obj: KubeObject) -> None:
         raise InputError(problems)
 
 
-def pod_facts(
-    obj: KubeObject, objects: ObjectSet, gates: FeatureGates, pod_level_gate: bool, report: bool
-) -> PodFacts:
+def kubelet_pod(
+    obj: KubeObject, gates: FeatureGates, pod_level_gate: bool, report: bool
+) -> tuple[PodFacts, tuple[tuple[ClaimUse, ...], ...]]:
+    """The pod as the kubelet's managers see it, its containers without their devices yet; and the
+    claims each container uses (whose devices `with_devices` adds once the allocations are known)."""
     check_resources(obj)
     pod: Any = obj.model
     spec = pod.spec
     meta = pod.metadata
     sidecars_on = gates.enabled("SidecarContainers")
-    claims = _claim_devices(pod, obj.namespace, objects)
     containers = []
+    uses = []
     listed = [(c, INIT) for c in spec.init_containers or ()] + [(c, APP) for c in spec.containers or ()]
     for c, kind in listed:
         if kind == INIT and sidecars_on and c.restart_policy == "Always":
@@ -129,16 +134,9 @@ def pod_facts(
         cpu = requests.get("cpu")
         cpu_limit = limits.get("cpu")
         refs = (c.resources.claims if c.resources is not None else None) or ()
-        groups = []
-        for ref in refs:
-            devices = claims.get(ref.name, {})
-            wanted = [
-                d for request, d in devices.items() if not ref.request or request.split("/")[0] == ref.request
-            ]
-            if wanted:
-                groups.append(
-                    DeviceGroup(f"claim/{obj.namespace}/{ref.name}", tuple(n for d in wanted for n in d))
-                )
+        uses.append(
+            tuple(ClaimUse(claim_group(obj.namespace, r.name), r.name, r.request or "") for r in refs)
+        )
         containers.append(
             ContainerFacts(
                 name=c.name,
@@ -147,7 +145,6 @@ def pod_facts(
                 cpu_limit=cpu_limit.milli_value() if cpu_limit is not None else None,
                 memory=_memory(requests),
                 own_guaranteed=_own_guaranteed(requests, limits),
-                devices=tuple(groups),
             )
         )
     pod_cpu = None
@@ -165,7 +162,7 @@ def pod_facts(
         if pod_cpu is None and not pod_memory:
             level = False
     uid = (meta.uid if meta is not None else None) or f"{obj.namespace}/{obj.name}"
-    return PodFacts(
+    facts = PodFacts(
         uid=uid,
         namespace=obj.namespace,
         name=obj.name,
@@ -175,39 +172,54 @@ def pod_facts(
         pod_memory=pod_memory if level else (),
         report=report,
     )
+    return facts, tuple(uses)
 
 
-def _claim_devices(
-    pod: Any, namespace: str, objects: ObjectSet
-) -> dict[str, dict[str, list[frozenset[int]]]]:
-    """Pod claim name -> request -> the NUMA nodes of each device allocated for it."""
-    spec = pod.spec
-    generated = {
-        s.name: s.resource_claim_name
-        for s in ((pod.status.resource_claim_statuses if pod.status is not None else None) or ())
-    }
-    numa_of = _device_numa(objects)
-    out: dict[str, dict[str, list[frozenset[int]]]] = {}
-    for ref in spec.resource_claims or ():
-        claim_name = ref.resource_claim_name or generated.get(ref.name)
-        if not claim_name:
-            continue
-        claim = objects.get("ResourceClaim", claim_name, namespace)
-        model: Any = claim.model if claim is not None else None
-        allocation = model.status.allocation if model is not None and model.status is not None else None
-        results = (
-            allocation.devices.results if allocation is not None and allocation.devices else None
-        ) or ()
-        per_request = out.setdefault(ref.name, {})
-        for r in results:
-            per_request.setdefault(r.request, []).append(
-                numa_of.get((r.driver, r.pool, r.device), frozenset())
-            )
-    return out
+def pod_facts(
+    obj: KubeObject, objects: ObjectSet, gates: FeatureGates, pod_level_gate: bool, report: bool
+) -> PodFacts:
+    """The pod with the devices its claims were allocated in the input."""
+    facts, uses = kubelet_pod(obj, gates, pod_level_gate, report)
+    pod: Any = obj.model
+    claimed = claim_names(pod, claim_statuses(pod))
+    if not claimed:
+        return with_devices(facts, uses, lambda _: ())
+    numa_of = device_numa(objects)
+    results: dict[str, list[Result]] = {}
+    for pod_claim, name in claimed:
+        claim = objects.get("ResourceClaim", name, obj.namespace)
+        results.setdefault(pod_claim, []).extend(allocated_results(claim, numa_of))
+    return with_devices(facts, uses, lambda pod_claim: results.get(pod_claim, ()))
 
 
-def _device_numa(objects: ObjectSet) -> dict[tuple[str, str, str], frozenset[int]]:
-    out: dict[tuple[str, str, str], frozenset[int]] = {}
+def claim_statuses(pod: Any) -> dict[str, str | None]:
+    """The pod's status.resourceClaimStatuses: pod claim -> the claim generated for it."""
+    statuses = (pod.status.resource_claim_statuses if pod.status is not None else None) or ()
+    return {s.name: s.resource_claim_name for s in statuses}
+
+
+def claim_names(pod: Any, generated: Mapping[str, str | None]) -> tuple[tuple[str, str], ...]:
+    """(pod claim, ResourceClaim name) for the pod's claims that name one, in spec order: its own
+    `resourceClaimName`, else the one generated for it (`generated`, as status.resourceClaimStatuses)."""
+    out = []
+    for ref in pod.spec.resource_claims or ():
+        name = ref.resource_claim_name or generated.get(ref.name)
+        if name:
+            out.append((ref.name, name))
+    return tuple(out)
+
+
+def allocated_results(claim: KubeObject | None, numa_of: NumaOf) -> tuple[Result, ...]:
+    """The claim's allocation results as (request, the NUMA nodes of the device)."""
+    model: Any = claim.model if claim is not None else None
+    allocation = model.status.allocation if model is not None and model.status is not None else None
+    results = (allocation.devices.results if allocation is not None and allocation.devices else None) or ()
+    return tuple((r.request, numa_of.get((r.driver, r.pool, r.device), frozenset())) for r in results)
+
+
+def device_numa(objects: ObjectSet) -> NumaOf:
+    """The NUMA nodes of every device the ResourceSlices publish (none without the attribute)."""
+    out: NumaOf = {}
     for obj in objects.of_kind("ResourceSlice"):
         if isinstance(obj, LazySlice) and not obj.built:
             _raw_numa(obj, out)
@@ -227,7 +239,7 @@ def _device_numa(objects: ObjectSet) -> dict[tuple[str, str, str], frozenset[int
     return out
 
 
-def _raw_numa(obj: LazySlice, out: dict[tuple[str, str, str], frozenset[int]]) -> None:
+def _raw_numa(obj: LazySlice, out: NumaOf) -> None:
     """The same, from plain devices (whose attributes are scalars)."""
     spec = obj.shell.spec  # type: ignore[attr-defined]
     for device in obj.raw_devices:

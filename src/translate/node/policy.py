@@ -4,13 +4,13 @@ to the node-allocatable reservation)."""
 
 from __future__ import annotations
 
-from ...errors import InputError
-from ...features import FeatureGates
-from ...solver.node.problem import KubeletPolicy, Machine
-from ..cpuset import format_cpuset, parse_cpuset, parse_ranges, within
+from ...model.cpuset import format_cpuset, parse_cpuset, parse_ranges, within
+from ...model.errors import InputError
+from ...model.features import FeatureGates
+from ...model.node.problem import KubeletPolicy, Machine
+from ...model.quantity import Quantity
+from ..kube import KubeObject
 from ..kubelet_config import KubeletConfiguration
-from ..objects import KubeObject
-from ..quantity import Quantity
 from .eviction import parse_threshold, reserved_bytes
 
 # The kubelet's default hard eviction threshold for memory, when evictionHard is not set at all.

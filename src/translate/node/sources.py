@@ -10,27 +10,10 @@ from __future__ import annotations
 
 import socket as _socket
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..quantity import Format, Quantity
-
-
-@dataclass(frozen=True)
-class RawCPU:
-    id: int
-    core_key: Hashable  # what identifies its core (unique only together with the socket)
-    socket: int
-    numa: int
-    uncore: int | None
-
-
-@dataclass
-class RawNode:
-    numa: int
-    memory: int = 0  # bytes
-    hugepages: dict[int, int] = field(default_factory=dict)  # page size in KiB -> pages
-    distances: list[int] = field(default_factory=list)
+from ...model.quantity import Format, Quantity
+from .raw_topology import RawCPU, RawNode
 
 
 def _quantity(size: int) -> str:

@@ -6,7 +6,7 @@ For benchmarks and generated tests; real machines come from sysfs, cadvisor or N
 
 from __future__ import annotations
 
-from ...solver.node.problem import CPUInfo, Machine, NUMAMemory
+from ...model.node.problem import CPUInfo, Machine, NUMAMemory
 
 GI = 2**30
 

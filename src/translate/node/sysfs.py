@@ -10,11 +10,11 @@ import re
 import stat
 from pathlib import Path
 
-from ...errors import InputError
-from ..bounded_read import NotText, TooLarge, read_text
-from ..cpuset import MAX_CPUS, CPUListError, parse_cpuset
+from ...model.cpuset import MAX_CPUS, CPUListError, parse_cpuset
+from ...model.errors import InputError
 from ..node_topology import MAX_NUMA_NODES
-from .sources import RawCPU, RawNode
+from ..reading import NotText, TooLarge, read_text
+from .raw_topology import RawCPU, RawNode
 
 log = logging.getLogger("kubefit")
 

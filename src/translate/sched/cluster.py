@@ -7,13 +7,13 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...features import FeatureGates
-from ...solver.cluster import facts
-from ...solver.cluster.profile import Configuration
-from ..dra.devices import _taint
+from ...model.cluster import facts
+from ...model.cluster.profile import Configuration
+from ...model.features import FeatureGates
+from ..dra.field_facts import taint_of
 from ..dra.pod_resources import bound_requests, node_allocatable
 from ..dra.workloads import expand
-from ..objects import KubeObject, ObjectSet
+from ..kube import KubeObject, ObjectSet
 from .groups import group_facts
 from .pods import label_selector, pod_facts
 from .priority import Priorities
@@ -30,7 +30,7 @@ def node_facts(obj: KubeObject, allocatable: Mapping[str, int] | None = None) ->
     return facts.Node(
         name=obj.name,
         labels=dict(model.metadata.labels or {}),
-        taints=tuple(_taint(t) for t in (spec.taints if spec is not None else None) or ()),
+        taints=tuple(taint_of(t) for t in (spec.taints if spec is not None else None) or ()),
         unschedulable=bool(spec is not None and spec.unschedulable),
         allocatable=dict(allocatable if allocatable is not None else node_allocatable(obj) or {}),
         images=images,

@@ -1,4 +1,4 @@
-"""KubeSchedulerConfiguration -> the Configuration kubefit's scheduler runs (`solver.cluster.profile`).
+"""KubeSchedulerConfiguration -> the Configuration kubefit's scheduler runs (`model.cluster.profile`).
 
 The configuration is defaulted as kube-scheduler v1 defaults it and refused, with every
 problem located in its file, where kube-scheduler would refuse to start with it (`written`). Without a
@@ -7,9 +7,9 @@ KubeSchedulerConfiguration the scheduler runs its v1 defaults: one `default-sche
 
 from __future__ import annotations
 
-from ...features import ALL_ON, FeatureGates
-from ...solver.cluster.profile import Configuration, default_profile
-from ..objects import ObjectSet
+from ...model.cluster.profile import Configuration, default_profile
+from ...model.features import ALL_ON, FeatureGates
+from ..kube import ObjectSet
 
 KIND = "KubeSchedulerConfiguration"
 

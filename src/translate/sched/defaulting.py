@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...features import FeatureGates
-from ...solver.cluster import profile as solver_profile
-from ...solver.cluster.framework import POINTS
-from ...solver.cluster.profile import MULTI_POINT, PluginEntry, PluginSet
+from ...model.cluster import profile as solver_profile
+from ...model.cluster.points import POINTS
+from ...model.cluster.profile import MULTI_POINT, PluginEntry, PluginSet
+from ...model.features import FeatureGates
 from . import config_model as m
 from .go_duration import SECOND, format_duration, parse
 

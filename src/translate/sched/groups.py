@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...features import FeatureGates
-from ...solver.cluster.podgroup.facts import (
+from ...model.cluster.podgroup import (
     COMPOSITE,
     COMPOSITE_GATE,
     GENERIC_WORKLOAD,
@@ -21,7 +20,8 @@ from ...solver.cluster.podgroup.facts import (
     GroupFact,
     Groups,
 )
-from ..objects import KubeObject, ObjectSet
+from ...model.features import FeatureGates
+from ..kube import KubeObject, ObjectSet
 from .priority import Priorities
 
 

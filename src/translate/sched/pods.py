@@ -13,12 +13,12 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from ...solver.cluster import facts
-from ...solver.problem import NodeSelectorTerm
+from ...model.cluster import facts
+from ...model.terms import NodeSelectorTerm, PreferredNodeTerm
 from ..dra.claims import toleration
-from ..dra.devices import node_selector_term, node_selector_terms
+from ..dra.field_facts import node_selector_term, node_selector_terms
 from ..dra.pod_resources import pod_requests
-from ..objects import KubeObject
+from ..kube import KubeObject
 from .priority import Priority
 
 DEFAULT_MILLI_CPU = 100  # the non-zero cpu request scoring assumes for a container without one
@@ -160,11 +160,11 @@ def pod_facts(
     pod_aff = affinity.pod_affinity if affinity is not None else None
     anti = affinity.pod_anti_affinity if affinity is not None else None
     required: tuple[NodeSelectorTerm, ...] | None = None
-    preferred: tuple[facts.PreferredNodeTerm, ...] = ()
+    preferred: tuple[PreferredNodeTerm, ...] = ()
     if node_aff is not None:
         required = node_selector_terms(node_aff.required_during_scheduling_ignored_during_execution)
         preferred = tuple(
-            facts.PreferredNodeTerm(p.weight, node_selector_term(p.preference))
+            PreferredNodeTerm(p.weight, node_selector_term(p.preference))
             for p in node_aff.preferred_during_scheduling_ignored_during_execution or ()
         )
     # One entry per container (duplicates kept: ImageLocality counts containers), then image volumes.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..objects import ObjectSet
+from ..kube import ObjectSet
 
 # The built-in classes every cluster has (scheduling.SystemPriorityClasses).
 SYSTEM_CLASSES = {"system-node-critical": 2000001000, "system-cluster-critical": 2000000000}

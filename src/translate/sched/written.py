@@ -8,16 +8,14 @@ from typing import Any
 
 from kubernetes.client.models import V1NodeSelectorTerm
 
-from ...errors import InputError, Problem
-from ...features import FeatureGates
-from ...solver.cluster import args as plugin_args
-from ...solver.cluster.facts import PreferredNodeTerm
-from ...solver.cluster.profile import Configuration, Profile
-from ...solver.problem import NodeRequirement, NodeSelectorTerm
-from ..objects import KubeObject
+from ...model.cluster import args as plugin_args
+from ...model.cluster.profile import Configuration, Profile
+from ...model.errors import InputError, Problem
+from ...model.features import FeatureGates
+from ...model.terms import NodeRequirement, NodeSelectorTerm, PreferredNodeTerm
+from ..kube import KubeObject
 from ..validation.scheduler_config import configuration_errors
 from . import config_model as m
-from .config import KIND
 from .defaulting import Defaulted, DefaultedProfile, defaulted
 from .go_duration import SECOND, parse
 
@@ -26,7 +24,8 @@ def written_configuration(written: list[KubeObject], gates: FeatureGates) -> Con
     """The configuration of the input's KubeSchedulerConfigurations (kube-scheduler reads one)."""
     first = written[0]
     if len(written) > 1:
-        message = f"kube-scheduler reads one {KIND}; the first is at {first.file}:{first.line}"
+        # `written` are the objects of one kind (config.KIND)
+        message = f"kube-scheduler reads one {first.kind}; the first is at {first.file}:{first.line}"
         raise InputError([obj.problem(("kind",), message) for obj in written[1:]])
     cfg = first.model
     assert isinstance(cfg, m.KubeSchedulerConfiguration)

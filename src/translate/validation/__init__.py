@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 
 
 @dataclass(frozen=True)

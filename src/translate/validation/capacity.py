@@ -10,21 +10,14 @@ from typing import TYPE_CHECKING
 
 from kubernetes.client.models import V1CapacityRequestPolicy, V1DeviceCapacity
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
+from .field_errors import forbidden, invalid, required, too_many
 from .list_rules import duplicates
-from .names import (
-    decimal_key,
-    forbidden,
-    invalid,
-    is_fractional,
-    required,
-    too_many,
-    validate_quantity,
-)
+from .quantities import decimal_key, is_fractional, validate_quantity
 
 if TYPE_CHECKING:
-    from ..quantity import Quantity
+    from ...model.quantity import Quantity
 
 CAPACITY_REQUEST_POLICY_DISCRETE_MAX_OPTIONS = 10
 MAX_INT64 = 2**63 - 1

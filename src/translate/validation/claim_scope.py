@@ -12,10 +12,11 @@ from functools import partial
 
 from kubernetes.client.models import V1DeviceClaim
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
+from .field_errors import invalid
 from .list_rules import validate_set
-from .names import invalid, validate_dns1123_label
+from .names import validate_dns1123_label
 
 ALLOCATION_RESULTS_MAX_SIZE = 32
 DEVICE_REQUESTS_MAX_SIZE = ALLOCATION_RESULTS_MAX_SIZE

@@ -20,29 +20,23 @@ from kubernetes.client.models import (
     V1ResourceClaimStatus,
 )
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .claim_scope import ALLOCATION_RESULTS_MAX_SIZE, ClaimScope, validate_request_ref, validate_request_refs
 from .device_binding import validate_binding_conditions, validate_skip_node_operations
 from .device_class import DEVICE_CONFIG_MAX_SIZE, validate_opaque_configuration
 from .device_taint_rule import validate_tolerations
+from .field_errors import Raw, compact_json, forbidden, invalid, not_supported, required, too_many
 from .list_rules import validate_list, validate_set
 from .names import (
-    Raw,
-    compact_json,
-    forbidden,
-    invalid,
-    not_supported,
-    required,
-    too_many,
     validate_dns1123_label,
     validate_driver_name,
     validate_max_bytes,
     validate_pool_name,
-    validate_quantity,
     validate_uid,
 )
 from .node_selection import validate_node_selector
+from .quantities import validate_quantity
 
 # Class and claim configuration both land in the allocation result.
 ALLOCATION_CONFIG_MAX_SIZE = 2 * DEVICE_CONFIG_MAX_SIZE

@@ -12,20 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
-from .names import (
-    Raw,
-    duplicate,
-    invalid,
-    is_label_value,
-    not_supported,
-    parse_quantity,
-    required,
-    validate_label_name,
-)
+from .field_errors import Raw, duplicate, invalid, not_supported, required
+from .names import is_label_value, validate_label_name
 from .pod_resources import quantity_value_errors
 from .pod_scheduling import TAINT_EFFECTS
+from .quantities import parse_quantity
 
 
 def validate_node(node: Any, ctx: ValidationContext) -> list[FieldError]:

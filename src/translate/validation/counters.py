@@ -11,17 +11,12 @@ from operator import attrgetter
 
 from kubernetes.client.models import V1CounterSet, V1DeviceCounterConsumption
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
+from .field_errors import required, too_many
 from .list_rules import validate_list
-from .names import (
-    DNS1123_LABEL_MAX_LENGTH,
-    required,
-    too_many,
-    truncate_key,
-    validate_dns1123_label,
-    validate_quantity,
-)
+from .names import DNS1123_LABEL_MAX_LENGTH, truncate_key, validate_dns1123_label
+from .quantities import validate_quantity
 
 RESOURCE_SLICE_MAX_COUNTER_SETS = 8
 RESOURCE_SLICE_MAX_COUNTERS_PER_COUNTER_SET = 32

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
+from .field_errors import duplicate, go_string_slice, invalid, not_supported
 from .list_rules import duplicates, validate_list
-from .names import duplicate, go_string_slice, invalid, not_supported, validate_label_name
+from .names import validate_label_name
 
 BINDING_CONDITIONS_MAX_SIZE = 4
 BINDING_FAILURE_CONDITIONS_MAX_SIZE = 4

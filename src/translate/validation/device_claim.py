@@ -26,7 +26,7 @@ from kubernetes.client.models import (
     V1ExactDeviceRequest,
 )
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
 from .claim_scope import DEVICE_REQUESTS_MAX_SIZE, ClaimScope, validate_request_refs
 from .device_class import (
@@ -36,17 +36,10 @@ from .device_class import (
     validate_selectors,
 )
 from .device_taint_rule import validate_tolerations
+from .field_errors import invalid, not_supported, required, too_many
 from .list_rules import duplicates, validate_list, validate_set
-from .names import (
-    invalid,
-    not_supported,
-    required,
-    too_many,
-    validate_dns1123_label,
-    validate_dns1123_subdomain,
-    validate_fully_qualified_name,
-    validate_quantity,
-)
+from .names import validate_dns1123_label, validate_dns1123_subdomain, validate_fully_qualified_name
+from .quantities import validate_quantity
 
 DEVICE_CONSTRAINTS_MAX_SIZE = 32
 FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE = 8

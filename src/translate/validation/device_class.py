@@ -12,17 +12,11 @@ from typing import Any
 
 from kubernetes.client.models import V1DeviceClass, V1DeviceSelector, V1OpaqueDeviceConfiguration
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
+from .field_errors import compact_json, invalid, required
 from .list_rules import validate_list
-from .names import (
-    compact_json,
-    invalid,
-    is_extended_resource_name,
-    required,
-    validate_driver_name,
-    validate_max_bytes,
-)
+from .names import is_extended_resource_name, validate_driver_name, validate_max_bytes
 from .object_meta import validate_object_meta
 
 DEVICE_SELECTORS_MAX_SIZE = 32

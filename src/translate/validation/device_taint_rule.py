@@ -11,14 +11,11 @@ from collections.abc import Sequence
 
 from kubernetes.client.models import V1DeviceTaint, V1DeviceTaintRule, V1DeviceToleration
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
+from .field_errors import invalid, not_supported, required, too_many
 from .list_rules import validate_list
 from .names import (
-    invalid,
-    not_supported,
-    required,
-    too_many,
     validate_dns1123_label,
     validate_driver_name,
     validate_label_name,

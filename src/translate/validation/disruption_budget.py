@@ -13,7 +13,8 @@ import re
 from typing import Any
 
 from . import FieldError, ValidationContext, unstorable
-from .names import Raw, compact_json, invalid, regex_error
+from .field_errors import Raw, compact_json, invalid
+from .names import regex_error
 
 _PERCENT = re.compile(r"^[0-9]+%$")
 _PERCENT_MESSAGE = regex_error(

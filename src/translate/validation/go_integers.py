@@ -21,8 +21,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...errors import FieldPath
-from ..model_fields import any_below, integer_shape, models_in, unversioned, wire_name
+from ...model.errors import FieldPath
+from ..kube import any_below, integer_shape, models_in, unversioned, wire_name
 from . import FieldError
 
 INT32 = (-(2**31), 2**31 - 1)

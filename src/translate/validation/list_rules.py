@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TypeVar
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
-from .names import Value, duplicate, too_many
+from .field_errors import Value, duplicate, too_many
 
 T = TypeVar("T")
 ItemCheck = Callable[[T, FieldPath], list[FieldError]]

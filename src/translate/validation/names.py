@@ -1,28 +1,21 @@
-"""Name, format and quantity rules shared by the validators, worded like apimachinery.
+"""Name and format rules shared by the validators, worded like apimachinery.
 
 Two layers: `is_*` functions return the bare messages Kubernetes' format checks
 produce (so callers can prefix them, as label keys do; CEL's format library
-returns them as they are, in its own `Wording`), and the field-error builders
-below turn a path and a value into a `FieldError` whose message is what the API
-server prints after the field path (`Invalid value: "x": ...`, `Required value`,
-`Too many: 33: must have at most 32 items`, ...). Users put our output next to
-`kubectl` errors, so the wording is kept identical.
+returns them as they are, in its own `Wording`), and the `validate_*` functions
+turn a path and a value into `FieldError`s worded as the API server words them
+(`field_errors`). Quantities are read in `quantities`.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
-
-if TYPE_CHECKING:
-    from ..quantity import Quantity
+from .field_errors import go_quote, invalid, messages_as_invalid, required, too_long
 
 DNS1123_LABEL_MAX_LENGTH = 63
 DNS1123_SUBDOMAIN_MAX_LENGTH = 253
@@ -216,103 +209,6 @@ def is_node_allocatable_resource_name(name: str) -> bool:
     return name in ("cpu", "memory") or name.startswith("hugepages-")
 
 
-# Rendering values the way Go's field errors print them -------------------------------------
-
-
-@dataclass(frozen=True)
-class Raw:
-    """A value already rendered (Go prints some values as struct/slice literals)."""
-
-    text: str
-
-
-Value = str | int | bool | None | Raw
-
-
-def go_quote(s: str) -> str:
-    out = ['"']
-    for ch in s:
-        if ch in ('"', "\\"):
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def render(value: Value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, Raw):
-        return value.text
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return go_quote(value)
-
-
-def compact_json(value: object) -> str:
-    """JSON without spaces: the closest we get to the bytes the API server received."""
-    return json.dumps(value, separators=(",", ":"))
-
-
-def go_string_slice(values: Iterable[str] | None, type_name: str = "[]string") -> Raw:
-    """`[]string{"a", "b"}`, or `[]string(nil)` for an unset list, as `%#v` shows it."""
-    if values is None:
-        return Raw(f"{type_name}(nil)")
-    return Raw(type_name + "{" + ", ".join(go_quote(v) for v in values) + "}")
-
-
-# Field-error builders ------------------------------------------------------------------------
-
-
-def required(path: FieldPath, detail: str = "") -> FieldError:
-    return FieldError(path, "Required value" + (f": {detail}" if detail else ""))
-
-
-def invalid(path: FieldPath, value: Value, detail: str) -> FieldError:
-    return FieldError(path, f"Invalid value: {render(value)}: {detail}")
-
-
-def forbidden(path: FieldPath, detail: str) -> FieldError:
-    return FieldError(path, f"Forbidden: {detail}")
-
-
-def too_long(path: FieldPath, max_bytes: int) -> FieldError:
-    return FieldError(path, f"Too long: may not be more than {max_bytes} bytes")
-
-
-def too_many(path: FieldPath, actual: int, maximum: int) -> FieldError:
-    return FieldError(path, f"Too many: {actual}: must have at most {maximum} items")
-
-
-def duplicate(path: FieldPath, value: Value) -> FieldError:
-    return FieldError(path, f"Duplicate value: {render(value)}")
-
-
-def not_found(path: FieldPath, value: Value) -> FieldError:
-    return FieldError(path, f"Not found: {render(value)}")
-
-
-def not_supported(path: FieldPath, value: Value, supported: Iterable[str]) -> FieldError:
-    listed = ", ".join(go_quote(s) for s in supported)
-    suffix = f": supported values: {listed}" if listed else ""
-    return FieldError(path, f"Unsupported value: {render(value)}{suffix}")
-
-
-def messages_as_invalid(path: FieldPath, value: str, messages: Iterable[str]) -> list[FieldError]:
-    return [invalid(path, value, m) for m in messages]
-
-
 # Field-level name validators ---------------------------------------------------------------
 
 
@@ -456,46 +352,3 @@ def validate_uid(uid: str, path: FieldPath) -> list[FieldError]:
             )
         ]
     return []
-
-
-# Quantities -------------------------------------------------------------------------------
-#
-# The client models keep quantities as strings; they are read the way the API
-# server decodes them (kubefit's port of apimachinery's Quantity), so both the
-# syntax errors and the spelling of values in messages ("1.1" prints as "1100m")
-# match what `kubectl` shows.
-
-
-@functools.lru_cache(maxsize=8192)  # quantities are immutable, and slices repeat a few values
-def parse_quantity(text: str) -> Quantity | str:
-    """The quantity as the API server decodes it, or the decoding error."""
-    # Imported here so the validators load even where the quantity module is unavailable.
-    from ..quantity import Quantity, QuantityError
-
-    try:
-        return Quantity.unmarshal(text)
-    except QuantityError as err:
-        return str(err)
-
-
-def validate_quantity(text: str, path: FieldPath) -> tuple[Quantity | None, list[FieldError]]:
-    parsed = parse_quantity(text)
-    if isinstance(parsed, str):
-        return None, [invalid(path, text, parsed)]
-    return parsed, []
-
-
-def is_fractional(q: Quantity) -> bool:
-    return q.as_fraction().denominator != 1
-
-
-def decimal_key(q: Quantity) -> str:
-    """The value as a plain decimal, equal for equal values however they were spelled."""
-    value = q.as_fraction()
-    if value.denominator == 1:
-        return str(value.numerator)
-    # Kubernetes keeps at most nano precision, so nine places show every value exactly.
-    scaled = abs(value) * 10**9
-    digits = f"{scaled.numerator // scaled.denominator:010d}"
-    text = (digits[:-9] or "0") + "." + digits[-9:]
-    return ("-" if value < 0 else "") + text.rstrip("0")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..cpuset import MAX_CPUS, CPUListError, bounded, parse_ranges
+from ...model.cpuset import MAX_CPUS, CPUListError, bounded, parse_ranges
+from ...model.quantity import Quantity
 from ..kubelet_config import KubeletConfiguration
 from ..node.eviction import ThresholdError, parse_threshold
 from ..node_topology import MAX_NUMA_NODES, NodeTopology
-from ..quantity import Quantity
 from . import FieldError, ValidationContext
 
 CPU_POLICIES = ("none", "static")

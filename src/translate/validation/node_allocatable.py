@@ -10,9 +10,11 @@ from collections.abc import Mapping
 
 from kubernetes.client.models import V1DeviceCapacity, V1NodeAllocatableResource
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
-from .names import invalid, is_node_allocatable_resource_name, not_found, required, validate_quantity
+from .field_errors import invalid, not_found, required
+from .names import is_node_allocatable_resource_name
+from .quantities import validate_quantity
 
 
 def _validate_positive(text: str, path: FieldPath, allow_zero: bool) -> list[FieldError]:

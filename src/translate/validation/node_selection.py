@@ -19,17 +19,10 @@ from kubernetes.client.models import (
     V1ResourceSliceSpec,
 )
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
-from .names import (
-    Raw,
-    forbidden,
-    invalid,
-    required,
-    validate_dns1123_subdomain,
-    validate_label_name,
-    validate_label_value,
-)
+from .field_errors import Raw, forbidden, invalid, required
+from .names import validate_dns1123_subdomain, validate_label_name, validate_label_value
 
 
 def validate_node_name(name: str, path: FieldPath) -> list[FieldError]:

@@ -9,16 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
+from .field_errors import forbidden, messages_as_invalid, required, too_long
 from .names import (
     byte_len,
-    forbidden,
     is_dns1123_subdomain,
     is_qualified_name,
-    messages_as_invalid,
-    required,
-    too_long,
     validate_dns1123_label,
     validate_dns1123_subdomain,
     validate_label_name,

@@ -15,17 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
-from .names import (
-    duplicate,
-    forbidden,
-    invalid,
-    max_len_error,
-    not_supported,
-    required,
-    validate_dns1123_label,
-)
+from .field_errors import duplicate, forbidden, invalid, not_supported, required
+from .names import max_len_error, validate_dns1123_label
 from .pod_resources import (
     overhead_errors,
     pod_claim_names,

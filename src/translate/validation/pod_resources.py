@@ -20,25 +20,27 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import FieldPath
-from ..quantity import Quantity
+from ...model.errors import FieldPath
+from ...model.quantity import Quantity
 from . import FieldError, ValidationContext, unstorable
-from .names import (
+from .field_errors import (
     Raw,
     duplicate,
     forbidden,
     invalid,
-    is_extended_resource_name,
-    is_native_resource_name,
-    is_qualified_name,
     messages_as_invalid,
     not_found,
     not_supported,
-    parse_quantity,
     required,
+)
+from .names import (
+    is_extended_resource_name,
+    is_native_resource_name,
+    is_qualified_name,
     validate_dns1123_label,
     validate_dns1123_subdomain,
 )
+from .quantities import parse_quantity
 
 HUGEPAGES = "hugepages-"
 _STANDARD_CONTAINER = frozenset({"cpu", "memory", "ephemeral-storage"})

@@ -12,17 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError
+from .field_errors import duplicate, forbidden, invalid, messages_as_invalid, not_supported, required
 from .names import (
-    duplicate,
-    forbidden,
-    invalid,
     is_label_value,
     is_qualified_name,
-    messages_as_invalid,
-    not_supported,
-    required,
     validate_dns1123_label,
     validate_dns1123_subdomain,
     validate_label_name,

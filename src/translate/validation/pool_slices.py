@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...errors import Problem
-from ..objects import KubeObject, slice_spec
+from ...model.errors import Problem
+from ..kube import KubeObject, slice_spec
 
 _PATH = ("spec", "pool", "resourceSliceCount")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import FieldError, ValidationContext
-from .names import forbidden
+from .field_errors import forbidden
 from .pod_scheduling import preemption_policy_errors
 
 HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000

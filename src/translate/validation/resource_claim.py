@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from kubernetes.client.models import ResourceV1ResourceClaim, V1ObjectMeta, V1ResourceClaimTemplate
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .claim_scope import claim_scope
 from .claim_status import validate_claim_status
 from .device_claim import validate_device_claim
-from .names import forbidden
+from .field_errors import forbidden
 from .object_meta import validate_annotations, validate_labels, validate_object_meta
 
 

@@ -15,19 +15,13 @@ from typing import Any
 
 from kubernetes.client.models import V1DeviceAttribute, V1ResourceSlice, V1ResourceSliceSpec
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .counters import validate_shared_counters
 from .device_binding import validate_skip_node_operations
+from .field_errors import Raw, invalid, required
 from .list_rules import validate_list
-from .names import (
-    Raw,
-    invalid,
-    required,
-    validate_driver_name,
-    validate_fully_qualified_name,
-    validate_pool_name,
-)
+from .names import validate_driver_name, validate_fully_qualified_name, validate_pool_name
 from .node_selection import validate_slice_node_selection
 from .object_meta import validate_object_meta
 from .slice_device import attribute_json, has_list_attributes, validate_device

@@ -7,16 +7,16 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import MAX_PROBLEMS, FieldPath, Problem
-from ...features import ALL_ON, FeatureGates
+from ...model.errors import MAX_PROBLEMS, FieldPath, Problem
+from ...model.features import ALL_ON, FeatureGates
 from ..cel.environment import Features
 from ..cel.selector import compile_error_text
-from ..objects import KubeObject, LazySlice, ObjectSet
-from ..quantity_fields import quantity_values
+from ..kube import KubeObject, LazySlice, ObjectSet, quantity_values
 from . import FieldError, ValidationContext, unstorable
 from .go_integers import integer_errors
-from .names import validate_dns1123_label, validate_quantity
+from .names import validate_dns1123_label
 from .object_meta import validate_object_meta
+from .quantities import validate_quantity
 
 
 @dataclass

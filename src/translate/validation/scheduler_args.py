@@ -13,22 +13,12 @@ from collections.abc import Callable, Sequence
 
 from kubernetes.client.models import V1NodeSelectorRequirement, V1NodeSelectorTerm
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from ..sched import config_model as m
 from ..sched.go_duration import SECOND, format_duration, parse
 from . import FieldError
-from .names import (
-    Raw,
-    duplicate,
-    forbidden,
-    go_string_slice,
-    invalid,
-    is_label_value,
-    is_qualified_name,
-    not_supported,
-    required,
-    validate_label_name,
-)
+from .field_errors import Raw, duplicate, forbidden, go_string_slice, invalid, not_supported, required
+from .names import is_label_value, is_qualified_name, validate_label_name
 
 Enabled = Callable[[str], bool]
 

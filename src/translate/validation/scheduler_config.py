@@ -14,11 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...errors import FieldPath
-from ...features import KNOWN_GATES, FeatureGates
-from ...solver.cluster import names
-from ...solver.cluster.framework import BIND, QUEUE_SORT
-from ...solver.cluster.profile import (
+from ...model.cluster import names
+from ...model.cluster.points import BIND, QUEUE_SORT
+from ...model.cluster.profile import (
     FRAMEWORK_ORDER,
     MULTI_POINT,
     ExpansionError,
@@ -27,21 +25,15 @@ from ...solver.cluster.profile import (
     expand,
     interface,
 )
+from ...model.errors import FieldPath
+from ...model.features import KNOWN_GATES, FeatureGates
 from ..sched import config_model as m
 from ..sched.defaulting import Defaulted, DefaultedProfile, defaulted, enabled_names
 from ..sched.go_duration import format_duration
 from . import FieldError, ValidationContext
 from . import scheduler_args as args_checks
-from .names import (
-    Raw,
-    compact_json,
-    duplicate,
-    go_quote,
-    invalid,
-    is_extended_resource_name,
-    is_qualified_name,
-    required,
-)
+from .field_errors import Raw, compact_json, duplicate, go_quote, invalid, required
+from .names import is_extended_resource_name, is_qualified_name
 
 GROUP = "kubescheduler.config.k8s.io"
 PERCENTAGE_RANGE = "not in valid range [0-100]"

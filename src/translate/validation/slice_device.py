@@ -11,19 +11,17 @@ from collections.abc import Sequence
 
 from kubernetes.client.models import V1Device, V1DeviceAttribute
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .capacity import validate_capacity
 from .counters import validate_consumes_counters
 from .device_binding import validate_binding_conditions
 from .device_taint_rule import validate_device_taint
+from .field_errors import Raw, compact_json, invalid
 from .list_rules import validate_list
 from .names import (
     DEVICE_MAX_DOMAIN_LENGTH,
     DEVICE_MAX_ID_LENGTH,
-    Raw,
-    compact_json,
-    invalid,
     truncate_key,
     validate_dns1123_label,
     validate_max_bytes,

@@ -22,24 +22,18 @@ from typing import Any
 
 from kubernetes.client.models import V1Device, V1ResourceSlice
 
-from ...errors import FieldPath
+from ...model.errors import FieldPath
 from . import FieldError, ValidationContext
 from .counters import (
     RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION,
     RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE,
     counter_consumption_errors,
 )
+from .field_errors import Raw, compact_json, duplicate, too_many
 from .list_rules import validate_list
-from .names import (
-    Raw,
-    compact_json,
-    duplicate,
-    too_many,
-    validate_dns1123_label,
-    validate_quantity,
-    validate_resource_qualified_name,
-)
+from .names import validate_dns1123_label, validate_resource_qualified_name
 from .node_selection import validate_per_device_node_selection
+from .quantities import validate_quantity
 from .resource_slice import Consumers, max_devices, slice_errors
 from .slice_device import (
     RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE,

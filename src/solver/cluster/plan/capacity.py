@@ -5,6 +5,8 @@ Without a cap: the fewest copies so that every pending pod (of at least a priori
 first finds a number that suffices (doubling the copies until its own placement fits everything), then
 the plan minimizes the copies it opens: `optimal` proves that fewer do not suffice. With a cap: the most
 pods that at most that many copies place, then the fewest copies for them.
+
+The caller reads the template (`kubefit.translate.node_template`) and hands in its objects as written.
 """
 
 from __future__ import annotations
@@ -13,31 +15,8 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from ....errors import InputError
-
 Doc = dict[str, Any]
 MAX_COPIES = 256
-
-
-def read_template(path: str) -> list[Doc]:
-    """The template's objects as written (kubefit's loader reads them: its limits and errors apply)."""
-    from ....translate.loader import load
-
-    objects = load([path])
-    docs = [o.raw for o in objects]
-    nodes = [d for d in docs if d.get("kind") == "Node"]
-    if len(nodes) != 1:
-        raise InputError(f"{path}: a node template holds exactly one Node (found {len(nodes)})")
-    for o in objects:
-        if o.kind not in KINDS:
-            raise InputError(
-                f"{path}: {o.kind}/{o.name}: a node template holds a Node and its "
-                f"{', '.join(sorted(KINDS - {'Node'}))}"
-            )
-    return docs
-
-
-KINDS = frozenset({"Node", "ResourceSlice", "NodeTopology", "KubeletConfiguration"})
 
 
 def template_name(docs: Iterable[Doc]) -> str:

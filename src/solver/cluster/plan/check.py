@@ -4,8 +4,8 @@ left pending; and why each pod left pending fits nowhere."""
 
 from __future__ import annotations
 
-from ...problem import Problem
-from ...solution import Solution, Status, UnitOutcome
+from ....model.problem import Problem
+from ....model.solution import Solution, Status, UnitOutcome
 from ...validate import validate
 from .classes import PodClass
 from .decode import Placement

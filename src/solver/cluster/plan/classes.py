@@ -13,9 +13,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...problem import Claim, Problem, Unit
+from ....model.cluster.facts import Pod
+from ....model.problem import Claim, Problem, Unit
 from ..dra import DraContext
-from ..facts import Pod
 
 
 @dataclass
@@ -57,32 +57,51 @@ def _frozen(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+# What the scheduler reads of a pod (model.cluster.facts.Pod), by field: two pods of a class agree on each.
+KEY_FIELDS = (
+    "namespace",
+    "labels",
+    "priority",
+    "preemption_policy",
+    "scheduler_name",
+    "node_name",
+    "requests",
+    "score_requests",
+    "ports",
+    "tolerations",
+    "node_selector",
+    "required_node_affinity",
+    "preferred_node_affinity",
+    "required_affinity",
+    "required_anti_affinity",
+    "preferred_affinity",
+    "preferred_anti_affinity",
+    "spread_constraints",
+    "default_spread_selector",
+    "images",
+    "scheduling_gates",
+    "pod_group",
+)
+
+# The Pod fields the key leaves out, and why pods that differ in them are still interchangeable to the
+# plan (tests/test_plan_class_key.py holds every field of the Pod to one of these two lists).
+IGNORED_FIELDS = {
+    "name": "the pod's identity: the class stands for pods that differ only in who they are",
+    "uid": "the pod's identity, as its name",
+    "nominated_node": "where kube-scheduler tries a pending pod first and holds room for it; the plan places "
+    "every pending pod at once, so none keeps a nomination (kube-scheduler's pass reads it pod by pod)",
+    "start_time": "read of running pods only (which victim preemption picks); classes hold pending pods",
+    "terminating": "read of the pods counted on nodes (spreading skips terminating ones), "
+    "not of the pod placed",
+    "disruption_target": "read of running pods only (an earlier preemption's victims)",
+    "claims": "the pod's claims by name, for preemption's victims; a pending pod's claims enter the class by "
+    "their shape (DraContext.signature), and a pod whose claims are shared or allocated is a class alone",
+}
+
+
 def pod_key(pod: Pod) -> Hashable:
     """What the scheduler reads of a pod, without its identity."""
-    return (
-        pod.namespace,
-        _frozen(pod.labels),
-        pod.priority,
-        pod.preemption_policy,
-        pod.scheduler_name,
-        pod.node_name,
-        _frozen(pod.requests),
-        _frozen(pod.score_requests),
-        pod.ports,
-        pod.tolerations,
-        _frozen(pod.node_selector),
-        pod.required_node_affinity,
-        pod.preferred_node_affinity,
-        pod.required_affinity,
-        pod.required_anti_affinity,
-        pod.preferred_affinity,
-        pod.preferred_anti_affinity,
-        pod.spread_constraints,
-        pod.default_spread_selector,
-        pod.images,
-        pod.scheduling_gates,
-        pod.pod_group,
-    )
+    return tuple(_frozen(getattr(pod, name)) for name in KEY_FIELDS)
 
 
 def shared_claims(problem: Problem, units: Sequence[Unit]) -> dict[int, list[int]]:

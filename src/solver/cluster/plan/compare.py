@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...problem import Problem, consumption
+from ....model.problem import Problem, consumption
 from .decode import Placement
 from .planner import PlanResult
 from .summary import summarize

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from ....model.solution import ClaimAllocation, DeviceResult
 from ...capacity import as_published
 from ...cpsat.facts import NodeFacts, SlotFacts
 from ...cpsat.model import NodeModel
-from ...solution import ClaimAllocation, DeviceResult
 from ...units import Taken
 from .classes import PodClass
 from .dra_node import Block

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from ortools.sat.python import cp_model
 
-from ..podgroup.facts import TOPOLOGY_AWARE, GroupFact, Groups
+from ....model.cluster.podgroup import TOPOLOGY_AWARE, GroupFact, Groups
 from .classes import PodClass
 
 

@@ -20,17 +20,17 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from ....model.families import Family
+from ....model.problem import Claim, InUse, NodeView, Problem
 from ...cpsat import build as node_build
-from ...cpsat.counts import one_alternative
 from ...cpsat.facts import NodeFacts, SlotFacts, gather
 from ...cpsat.model import NodeModel
-from ...greedy.allocator import AllocationError
-from ...problem import Claim, InUse, NodeView, Problem
+from ...dra import AllocationError
 from .classes import PodClass
 
 # The node engine's families, but for one alternative per firstAvailable request: here a request is taken
 # as many times as its class has pods on the node (build_node says so itself).
-FAMILIES = tuple(f for f in node_build.FAMILIES if f is not one_alternative)
+SKIPPED = frozenset({Family.PRIORITIZED})
 
 
 @dataclass
@@ -209,8 +209,7 @@ def build_node(
     for slots in facts.requests():
         if slots[0].first_available:
             model.add(sum(nm.chosen[s.position] for s in slots) == active_of[slots[0].claim])
-    for family in FAMILIES:
-        family(nm)
+    node_build.constrain(nm, SKIPPED)
     return nm
 
 

@@ -3,7 +3,7 @@ least as good whenever the time runs out."""
 
 from __future__ import annotations
 
-from ...solution import Solution, Status
+from ....model.solution import Solution, Status
 from .classes import PodClass
 from .model import PlanModel
 from .patterns import Domain, SlotKey

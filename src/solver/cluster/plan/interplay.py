@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
-from ..facts import AffinityTerm, Pod, SpreadConstraint
+from ....model.cluster.facts import AffinityTerm, Pod, SpreadConstraint
 from ..plugins.podtopologyspread.common import count_matching, included
 from .classes import PodClass
 from .model import PlanModel

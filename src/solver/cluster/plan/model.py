@@ -15,12 +15,12 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from ....model.cluster.facts import HostPort
+from ....model.problem import Problem
 from ...cpsat.model import NodeModel
 from ...cpsat.scale import AmountsTooLarge
 from ...deadline import Deadline
-from ...problem import Problem
 from ...units import placement_conflict
-from ..facts import HostPort
 from ..framework import NodeInfo
 from ..scheduler import Run
 from .classes import PodClass, shared_claims

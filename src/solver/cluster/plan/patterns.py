@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
+from ....model.problem import Device, Problem, consumption
 from ...cpsat.facts import NodeFacts
-from ...problem import Device, Problem, consumption
 from .dra_node import Block, free_picks
 
 SlotKey = tuple[int, int]  # (class index, slot position in the class's claims)

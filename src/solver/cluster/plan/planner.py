@@ -20,13 +20,15 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ....model.cluster import names
+from ....model.node.planned import KubeletFacts
+from ....model.problem import Problem
+from ....model.solution import Solution, Status
+from ... import registry
 from ...deadline import Deadline
 from ...engines import Budget
 from ...greedy import GreedyEngine
-from ...problem import Problem
 from ...result_annotations import printing_seconds
-from ...solution import Solution, Status
-from .. import names
 from ..scheduler import Run
 from .check import PlanError, finish
 from .classes import PodClass, classes
@@ -64,6 +66,8 @@ class PlanOptions:
     # The answer prints every pod (-o json|yaml): kube-scheduler's own answer (`greedy`) with its
     # annotations, whose printing the budget keeps time for.
     document: bool = False
+    # The nodes whose kubelet the input describes admit the plan's pods (their facts read from the input).
+    kubelet: KubeletFacts | None = None
 
 
 @dataclass
@@ -85,14 +89,16 @@ class PlanResult:
 def plan(
     problem: Problem, options: PlanOptions, built: Any = None, baseline: Solution | None = None
 ) -> PlanResult:
-    """`built` (translate's Built, with the objects) lets the kubelets the input describes admit the plan;
+    """`built` (translate's Built, with the objects) lets explain say why the pods left pending fit nowhere;
     `baseline` is kube-scheduler's placement when the caller has it already."""
     clock = options.deadline or Deadline(options.time_limit)
     progress = options.progress if isinstance(options.progress, Progress) else Progress(False)
     progress.deadline = clock
-    annotated = options.engine == "greedy" and options.document
+    # The engine's plan is kube-scheduler's own pass ("pass": greedy), or the model started from it.
+    passing = registry.planner(options.engine) == "pass"
+    annotated = passing and options.document
     greedy = baseline if baseline is not None else kube_scheduler(problem, clock, progress, annotated)
-    if options.engine == "greedy" or greedy.cut:
+    if passing or greedy.cut:
         result = _kube_schedulers(problem, greedy, clock, options.engine)
         progress.enter("printing")
         log.info("plan: %s", progress.timings())
@@ -122,7 +128,7 @@ def _kube_schedulers(problem: Problem, greedy: Solution, clock: Deadline, engine
         f"the time limit ran out during kube-scheduler's pass: it reached {tried} of {len(problem.units)} "
         f"pods and placed {len(placements)}; the other {greedy.cut} were not tried, nothing is proven"
     )
-    solution = greedy if engine == "greedy" else as_plan(greedy)
+    solution = greedy if registry.planner(engine) == "pass" else as_plan(greedy)
     return PlanResult(engine, solution, "unknown", clock.elapsed(), placements=placements, note=note)
 
 
@@ -186,7 +192,7 @@ class Planner:
                 if cls.priority >= options.require_priority:
                     pm.model.add(pm.placed(cls) == cls.count)
         stages = self.stages(pm)
-        kubelets = kubelet_nodes(self.built) if self.built is not None else set()
+        kubelets = kubelet_nodes(options.kubelet)
         hint = from_solution(pm, self.greedy)
         reserve = after_solving(problem)
         rejected: dict[int, str] = {}
@@ -197,7 +203,7 @@ class Planner:
                 pm, stages, clock.left(reserve), options.workers, self.progress, hint, self.counts()
             )
             placements = decode(pm, outcome.values) if outcome.values is not None else {}
-            rejected = rejections(self.built, placements, kubelets) if kubelets else {}
+            rejected = rejections(options.kubelet, problem, placements, kubelets) if options.kubelet else {}
             if not rejected or outcome.values is None:
                 break
             refuse(pm, outcome.values, {placements[u].node for u in rejected})
@@ -231,7 +237,7 @@ class Planner:
         self.progress.enter("printing")
         log.info("plan: %s", self.progress.timings())
         return PlanResult(
-            "cpsat",
+            self.options.engine,
             solution,
             outcome.status,
             clock.elapsed(),
@@ -278,7 +284,7 @@ class Planner:
         greedy = self.greedy
         placements = greedy_placements(greedy)
         return PlanResult(
-            "cpsat",
+            self.options.engine,
             Solution("plan", as_plan(greedy).units),
             "feasible",
             self.clock.elapsed(),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...solution import ClaimAllocation, DeviceResult
+from ....model.solution import ClaimAllocation, DeviceResult
 from ...units import Taken
 from .classes import PodClass
 from .dra_node import Block

@@ -8,9 +8,9 @@ import logging
 from dataclasses import replace
 from typing import Any
 
+from ....model.solution import Solution, Status
 from ...explain import Options, explain
 from ...explain.model import Verdict
-from ...solution import Solution, Status
 from .classes import PodClass
 
 log = logging.getLogger("kubefit")

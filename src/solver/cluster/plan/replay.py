@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ...problem import Problem, Unit
-from ...solution import Status
+from ....model.cluster import names
+from ....model.problem import Problem, Unit
+from ....model.solution import Status
 from ...units import NodeAnswer
-from .. import names
 from ..cycle import CycleResult
 from ..framework import CycleState, NodeInfo
 from ..plugins.dynamic_resources import AllocatorError

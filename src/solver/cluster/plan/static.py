@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ....model.cluster import names
+from ....model.cluster.facts import Pod
+from ....model.problem import Problem
 from ...engines import Budget
 from ...greedy import search_node
-from ...problem import Problem
-from .. import names
-from ..facts import Pod
 from ..framework import Code, CycleState, NodeInfo, Status
 from ..plugins.noderesources.fit import PRE_FILTER_STATE_KEY, PreFilterState
 from ..runtime import Framework, FrameworkError

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...problem import Problem, consumption
-from ...solution import Solution, Status
+from ....model.problem import Problem, consumption
+from ....model.solution import Solution, Status
 from .decode import Placement
 
 

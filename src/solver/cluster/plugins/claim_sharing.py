@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ...claim_holds import ClaimHold
-from ...problem import Problem, Unit
-from ..facts import Pod
+from ....model.claim_holds import ClaimHold
+from ....model.cluster.facts import Pod
+from ....model.problem import Problem, Unit
 
 SHARED = "node allocatable resource claim {} has a mapped device and cannot be shared across pods"
 IN_USE = "resourceclaim in use"

@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from .. import names
-from ..args import DefaultPreemptionArgs
-from ..facts import Pod
-from ..framework import POD_GROUP_POST_FILTER, POST_FILTER, Code, CycleState, Handle, Plugin, Status
+from ....model.cluster import names
+from ....model.cluster.args import DefaultPreemptionArgs
+from ....model.cluster.facts import Pod
+from ....model.cluster.points import POD_GROUP_POST_FILTER, POST_FILTER
+from ..framework import Code, CycleState, Handle, Plugin, Status
 from ..preemption import Preemption, Services, preempt
 from ..runtime import Framework
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ....model.claim_holds import ClaimHold, delta_of
+from ....model.cluster.facts import Pod
 from ...adjustment import Adjustment
-from ...claim_holds import ClaimHold, delta_of
-from ..facts import Pod
 
 # What the scheduler lends the plugin (Handle.services), absent in bare framework tests.
 ClaimsOf = Callable[[Pod], tuple[str, ...]]

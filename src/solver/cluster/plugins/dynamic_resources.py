@@ -19,20 +19,16 @@ from itertools import compress, repeat
 from operator import eq, is_not, itemgetter
 from typing import Any
 
-from ...claim_status import UNAVAILABLE
+from ....model.claim_status import UNAVAILABLE
+from ....model.cluster.args import DynamicResourcesArgs
+from ....model.cluster.facts import Pod
+from ....model.cluster.points import FILTER, POST_FILTER, PRE_FILTER, RESERVE, SCORE
+from ....model.problem import Claim, Unit
+from ....model.solution import Status as Outcome
 from ...claim_use import unusable
-from ...problem import Claim, Unit
-from ...solution import Status as Outcome
 from ...units import NodeAnswer
-from ..args import DynamicResourcesArgs
 from ..dra import DraContext, concrete, prioritized_score
-from ..facts import Pod
 from ..framework import (
-    FILTER,
-    POST_FILTER,
-    PRE_FILTER,
-    RESERVE,
-    SCORE,
     SKIP,
     CycleState,
     NodeInfo,

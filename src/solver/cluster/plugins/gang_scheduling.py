@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import names
-from ..facts import Pod
+from ....model.cluster import names
+from ....model.cluster.facts import Pod
+from ....model.cluster.podgroup import COMPOSITE_GATE, GroupFact, Groups
 from ..framework import Code, Handle, Plugin, Status, unresolvable
-from ..podgroup.facts import COMPOSITE_GATE, GroupFact, Groups
 
 WAITING_FOR_GANG = "waiting for minCount pods from a gang to appear in scheduling queue"
 

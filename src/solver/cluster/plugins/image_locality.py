@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from .. import names
-from ..facts import Pod
-from ..framework import MAX_NODE_SCORE, SCORE, CycleState, NodeInfo, Plugin
+from ....model.cluster import names
+from ....model.cluster.facts import Pod
+from ....model.cluster.points import MAX_NODE_SCORE, SCORE
+from ..framework import CycleState, NodeInfo, Plugin
 
 MB = 1024 * 1024
 # Bounds of the image score range: a reasonable size range for compressed registry images.

@@ -14,13 +14,12 @@ import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ...problem import NodeSelectorTerm
-from .. import names
-from ..args import NodeAffinityArgs
-from ..facts import Node, Pod, PreferredNodeTerm
+from ....model.cluster import names
+from ....model.cluster.args import NodeAffinityArgs
+from ....model.cluster.facts import Node, Pod
+from ....model.cluster.points import FILTER, SCORE
+from ....model.terms import NodeSelectorTerm, PreferredNodeTerm
 from ..framework import (
-    FILTER,
-    SCORE,
     SKIP,
     Code,
     CycleState,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ....model.problem import Problem, Unit
+from ....model.solution import ClaimAllocation
 from ...node_fit import claim_charges, dra_shortfalls, unit_demand
 from ...pod_level_cover import uncovered
-from ...problem import Problem, Unit
-from ...solution import ClaimAllocation
 from ..framework import NodeInfo, Status, unresolvable, unschedulable
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from .. import names
-from ..facts import Pod
-from ..framework import FILTER, Code, CycleState, NodeInfo, Plugin, Status
+from ....model.cluster import names
+from ....model.cluster.facts import Pod
+from ....model.cluster.points import FILTER
+from ..framework import Code, CycleState, NodeInfo, Plugin, Status
 
 ERR_REASON = "node(s) didn't match the requested node name"
 

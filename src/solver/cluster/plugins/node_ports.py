@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Sequence
 
-from .. import names
-from ..facts import HostPort, Pod
-from ..framework import FILTER, SKIP, Code, CycleState, NodeInfo, Plugin, StateData, Status, error
+from ....model.cluster import names
+from ....model.cluster.facts import HostPort, Pod
+from ....model.cluster.points import FILTER
+from ..framework import SKIP, Code, CycleState, NodeInfo, Plugin, StateData, Status, error
 
 ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 PRE_FILTER_STATE_KEY = "PreFilter" + names.NODE_PORTS

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from ...problem import Taint
-from .. import names
-from ..facts import Pod
-from ..framework import FILTER, Code, CycleState, NodeInfo, Plugin, Status
+from ....model.cluster import names
+from ....model.cluster.facts import Pod
+from ....model.cluster.points import FILTER
+from ....model.terms import Taint
+from ..framework import Code, CycleState, NodeInfo, Plugin, Status
 
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 

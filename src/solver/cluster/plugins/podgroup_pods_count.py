@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import names
-from ..framework import MAX_NODE_SCORE, MIN_NODE_SCORE, Plugin, Status, error
+from ....model.cluster import names
+from ....model.cluster.points import MAX_NODE_SCORE, MIN_NODE_SCORE
+from ..framework import Plugin, Status, error
 from ..podgroup.info import GroupInfo, Placement, Proposed
 
 

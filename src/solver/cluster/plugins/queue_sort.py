@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .. import names
+from ....model.cluster import names
 from ..framework import Plugin, QueuedPod
 
 

@@ -3,8 +3,8 @@ removed (pkg/scheduler/framework/plugins/schedulinggates)."""
 
 from __future__ import annotations
 
-from .. import names
-from ..facts import Pod
+from ....model.cluster import names
+from ....model.cluster.facts import Pod
 from ..framework import Plugin, Status, unresolvable
 
 

@@ -6,20 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from ...problem import Taint, Toleration
-from .. import names
-from ..facts import Pod
-from ..framework import (
-    FILTER,
-    SCORE,
-    Code,
-    CycleState,
-    NodeInfo,
-    Plugin,
-    StateData,
-    Status,
-    default_normalize,
-)
+from ....model.cluster import names
+from ....model.cluster.facts import Pod
+from ....model.cluster.points import FILTER, SCORE
+from ....model.terms import Taint, Toleration
+from ..framework import Code, CycleState, NodeInfo, Plugin, StateData, Status, default_normalize
 
 ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
 PRE_SCORE_STATE_KEY = "PreScore" + names.TAINT_TOLERATION

@@ -7,7 +7,7 @@ without the label are errors.
 
 from __future__ import annotations
 
-from .. import names
+from ....model.cluster import names
 from ..framework import NodeInfo, Plugin, Status, error
 from ..podgroup.info import GroupInfo, Placement
 

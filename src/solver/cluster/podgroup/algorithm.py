@@ -20,12 +20,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ....model.cluster.podgroup import COMPOSITE_GATE, TOPOLOGY_AWARE, Groups
+from ....model.cluster.record import PlacementRecord
 from ..cycle import CycleResult
 from ..framework import Code, NodeInfo, Status, error, unschedulable
-from ..record import PlacementRecord
 from ..runtime import Framework
 from . import runtime
-from .facts import COMPOSITE_GATE, TOPOLOGY_AWARE, Groups
 from .info import GroupInfo, Placement, Proposed
 
 Revert = Callable[[], None]

@@ -13,9 +13,9 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ...solution import UnitOutcome
+from ....model.cluster.record import GroupCondition, Record
+from ....model.solution import UnitOutcome
 from ..framework import Code
-from ..record import GroupCondition, Record
 from .algorithm import GroupResult
 from .info import GroupInfo
 

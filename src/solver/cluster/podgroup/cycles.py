@@ -13,31 +13,28 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from ...problem import Unit
-from ...solution import Status as Outcome
-from ...solution import UnitOutcome
-from ..facts import Pod
+from ....model.cluster.facts import Pod
+from ....model.cluster.podgroup import COMPOSITE, GroupFact, Groups
+from ....model.cluster.record import PlacementRecord, Record
+from ....model.problem import Unit
+from ....model.solution import Status as Outcome
+from ....model.solution import UnitOutcome
 from ..framework import Code, NodeInfo, Status, error, unresolvable, unschedulable
 from ..plugins.dynamic_resources import AllocatorError
-from ..record import PlacementRecord, Record
+from ..run_state import RunState
 from ..runtime import FrameworkError
 from .algorithm import Algorithm, GroupResult, PodResult, Revert
 from .conditions import cycle_conditions
-from .facts import COMPOSITE, GroupFact, Groups
 from .info import GroupInfo, Placement, Proposed
 from .post_filter import post_filter
 from .validation import entity_key, validate
-
-if TYPE_CHECKING:
-    from ..scheduler import Run
 
 NO_NODES = "no nodes available to schedule pods"
 
 
 class GroupCycles:
-    def __init__(self, run: Run, groups: Groups) -> None:
+    def __init__(self, run: RunState, groups: Groups) -> None:
         self.run = run
         self.groups = groups
         self.members: dict[str, list[int]] = {}  # PodGroup -> its pending pods' units, in queue order

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..facts import Pod
+from ....model.cluster.facts import Pod
+from ....model.cluster.podgroup import COMPOSITE, GroupFact
 from ..framework import NodeInfo
-from .facts import COMPOSITE, GroupFact
 
 
 @dataclass(frozen=True)

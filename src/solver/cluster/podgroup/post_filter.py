@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from .. import names
+from ....model.cluster import names
+from ....model.cluster.podgroup import PREEMPTION_POLICY_GATE, WORKLOAD_PREEMPTION, Groups
+from ....model.cluster.record import Eviction
 from ..framework import Code, Status
-from ..record import Eviction
-from .algorithm import Algorithm, GroupResult, Reverts, successful_leaves
-from .facts import PREEMPTION_POLICY_GATE, WORKLOAD_PREEMPTION
+from ..run_state import RunState
+from .algorithm import Algorithm, GroupResult, Reverts, Trials, successful_leaves
 from .info import GroupInfo, Placement
 from .preemption import (
     PREFIX,
@@ -31,11 +32,22 @@ from .preemption import (
     victim_pods,
 )
 
-if TYPE_CHECKING:
-    from .cycles import GroupCycles
+
+class GroupCycle(Trials, Protocol):
+    """What the point needs of the PodGroup cycle that runs it (`cycles.GroupCycles`): the scheduler's run,
+    the groups, the profile the cycle runs under, and its trials."""
+
+    @property
+    def run(self) -> RunState: ...
+
+    @property
+    def groups(self) -> Groups: ...
+
+    @property
+    def profile(self) -> str: ...
 
 
-def post_filter(cycles: GroupCycles, root: GroupInfo, results: dict[str, GroupResult]) -> dict[int, str]:
+def post_filter(cycles: GroupCycle, root: GroupInfo, results: dict[str, GroupResult]) -> dict[int, str]:
     """Runs the point when it applies, updates `results`, and returns the nominations (unit -> node)."""
     run = cycles.run
     groups = cycles.groups
@@ -59,7 +71,7 @@ def post_filter(cycles: GroupCycles, root: GroupInfo, results: dict[str, GroupRe
     return dict(outcome.nominations)
 
 
-def _preempt(cycles: GroupCycles, root: GroupInfo) -> Outcome:
+def _preempt(cycles: GroupCycle, root: GroupInfo) -> Outcome:
     run = cycles.run
     groups = cycles.groups
     if root.fact.topology_key:
@@ -114,7 +126,7 @@ def _apply(results: dict[str, GroupResult], status: Status | None) -> None:
             )
 
 
-def _evict(cycles: GroupCycles, root: GroupInfo, outcome: Outcome) -> None:
+def _evict(cycles: GroupCycle, root: GroupInfo, outcome: Outcome) -> None:
     run = cycles.run
     first_unit = next(u for leaf in root.leaves() for u in leaf.queued)
     first = run.pods[first_unit]

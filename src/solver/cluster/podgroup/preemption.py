@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..facts import DisruptionBudget, Pod
+from ....model.cluster.facts import DisruptionBudget, Pod
+from ....model.cluster.podgroup import GroupFact, Groups
 from ..framework import Code, NodeInfo, Snapshot, Status
 from ..preemption.budgets import violates
 from ..preemption.eligibility import NEVER, PREEMPT_NEVER, TERMINATING_VICTIM, terminating_by_preemption
 from ..preemption.ordering import start_ns
-from .facts import GroupFact, Groups
 
 PREFIX = "pod group preemption: "
 NO_VICTIMS = "No preemption victims found for incoming preemptor"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..facts import Pod
-from .facts import COMPOSITE, PREEMPTION_POLICY_GATE, GroupFact, Groups
+from ....model.cluster.facts import Pod
+from ....model.cluster.podgroup import COMPOSITE, PREEMPTION_POLICY_GATE, GroupFact, Groups
 from .info import GroupInfo
 
 PREEMPT_LOWER = "PreemptLowerPriority"

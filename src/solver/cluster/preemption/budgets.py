@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..facts import DisruptionBudget, Pod, selects
+from ....model.cluster.facts import DisruptionBudget, Pod, selects
 
 
 def split_by_budget(

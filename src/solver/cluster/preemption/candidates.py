@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..args import DefaultPreemptionArgs
-from ..facts import DisruptionBudget, Pod
+from ....model.cluster.args import DefaultPreemptionArgs
+from ....model.cluster.facts import DisruptionBudget, Pod
 from ..framework import Code, CycleState, NodeInfo, Status, error
 from ..runtime import Framework
 from .ordering import earliest_start_of_highest

@@ -7,7 +7,7 @@ UnschedulableAndUnresolvable (preempting there again cannot be what it waits for
 
 from __future__ import annotations
 
-from ..facts import Pod
+from ....model.cluster.facts import Pod
 from ..framework import Code, Snapshot
 from .victims import may_preempt
 

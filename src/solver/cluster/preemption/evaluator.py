@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..args import DefaultPreemptionArgs
-from ..facts import Pod
+from ....model.cluster.args import DefaultPreemptionArgs
+from ....model.cluster.facts import Pod
 from ..fit_error import fit_error_message
 from ..framework import Code, CycleState, Handle, Status, error
 from ..runtime import Framework

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..facts import Pod
+from ....model.cluster.facts import Pod
 from .eligibility import PREEMPTION_BY_SCHEDULER
 
 DISRUPTION_TARGET = "DisruptionTarget"

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from ..facts import Pod
+from ....model.cluster.facts import Pod
 
 NOT_STARTED = (1 << 63) - 1  # in nanoseconds since the epoch: after every real start time
 

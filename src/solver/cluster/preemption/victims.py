@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..facts import DisruptionBudget, Pod
+from ....model.cluster.facts import DisruptionBudget, Pod
 from ..framework import Code, CycleState, NodeInfo, Status
 from ..runtime import Framework, FrameworkError
 from .budgets import split_by_budget

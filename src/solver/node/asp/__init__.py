@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
-from ..problem import NodeProblem
-from ..solution import NodeSolution
+from ....model.node.problem import NodeProblem
+from ....model.node.solution import NodeSolution
 from .admit import AspAdmitter
 
 # The whole run's budget when none is given: explicit, so a hard pod never hangs a command.

@@ -9,9 +9,9 @@ kubelet's reason is the answer.
 
 from __future__ import annotations
 
-from ....errors import KubefitError
+from ....model.errors import KubefitError
+from ....model.node.problem import NodeProblem
 from ...asp.control import NODE, Answer, Outcome, Program
-from ..problem import NodeProblem
 from ..solving import Decisions, GreedyAnswer, Placed, Proof, SolvingAdmitter
 from ..view import PodView
 from .facts import TooLarge, gather

@@ -20,11 +20,11 @@ from itertools import pairwise
 
 from clorm import Predicate
 
+from ....model.node.problem import CPUSet
 from .. import bitmask
 from ..bitmask import Hint
 from ..greedy.admit import Admitter
 from ..greedy.state import Table
-from ..problem import CPUSet
 from ..solving import GreedyAnswer
 from ..view import MEMORY, PodView
 from . import schema as s

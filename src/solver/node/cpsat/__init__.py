@@ -3,8 +3,8 @@ the kubelet's own criteria instead of its first fit (see admit.py, objective.py,
 
 from __future__ import annotations
 
-from ..problem import NodeProblem
-from ..solution import NodeSolution
+from ....model.node.problem import NodeProblem
+from ....model.node.solution import NodeSolution
 from .admit import CpsatAdmitter, deadline_after
 from .solve import SEED, WORKERS
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 
+from ....model.node.problem import NodeProblem
 from ..greedy.admit import Admitter
-from ..problem import NodeProblem
 from ..solving import Decisions, GreedyAnswer, Placed, Proof, SolvingAdmitter
 from ..view import PodView
 from . import cpus, memory, objective, topology

@@ -25,9 +25,9 @@ Each function adds one family's auxiliary literals and returns its term with an 
 
 from __future__ import annotations
 
+from ....model.node.problem import KubeletPolicy
 from .. import bitmask
 from ..bitmask import all_masks
-from ..problem import KubeletPolicy
 from .model import BoolVar, Expr, PodModel
 
 Term = tuple[str, Expr, int]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..problem import NodeProblem
-from ..solution import NodeSolution
+from ....model.node.problem import NodeProblem
+from ....model.node.solution import NodeSolution
 from .admit import Admitter
 
 

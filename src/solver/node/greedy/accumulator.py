@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..problem import CPUSet
+from ....model.node.problem import CPUSet
 from ..topology import CPUTopology
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 
-from ....errors import InputError
+from ....model.errors import InputError
+from ....model.node.problem import ContainerFacts, NodeProblem, PodFacts
+from ....model.node.solution import ContainerAdmission, NodeSolution, PodAdmission
 from .. import bitmask
 from ..admission import AdmissionError, TopologyAffinityError
 from ..bitmask import Hint
 from ..hint_merge import NUMAInfo, ProviderHints, merge
-from ..problem import ContainerFacts, NodeProblem, PodFacts
-from ..solution import ContainerAdmission, NodeSolution, PodAdmission
 from ..topology import CPUTopology
 from . import devices, podlevel
 from .cpu_static import StaticCPUPolicy

@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Iterator
 from itertools import combinations
 
-from ..problem import CPUSet
+from ....model.node.problem import CPUSet
 from ..topology import CPUTopology
 from .accumulator import Accumulator, NotEnoughCPUs, not_enough
 from .cpu_packed import take_packed

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..problem import CPUSet
+from ....model.node.problem import CPUSet
 from ..topology import CPUTopology
 from .accumulator import Accumulator, NotEnoughCPUs, not_enough
 

@@ -3,12 +3,12 @@ get exclusive CPUs, their topology hints, and the allocation itself."""
 
 from __future__ import annotations
 
-from ....errors import InputError
-from ....translate.cpuset import format_cpuset
+from ....model.cpuset import format_cpuset
+from ....model.errors import InputError
+from ....model.node.problem import APP, INIT, ContainerFacts, CPUSet, CPUState, KubeletPolicy, PodFacts
 from .. import bitmask
 from ..admission import SMTAlignmentError, UnexpectedAdmissionError
 from ..bitmask import Hint
-from ..problem import APP, INIT, ContainerFacts, CPUSet, CPUState, KubeletPolicy, PodFacts
 from ..topology import CPUTopology
 from .accumulator import NotEnoughCPUs
 from .cpu_distributed import take_distributed

@@ -4,9 +4,9 @@ hint when every device touches it; the narrowest such masks are preferred."""
 
 from __future__ import annotations
 
+from ....model.node.problem import ContainerFacts, DeviceGroup, PodFacts
 from .. import bitmask
 from ..bitmask import Hint
-from ..problem import ContainerFacts, DeviceGroup, PodFacts
 
 Hints = dict[str, list[Hint] | None]
 

@@ -6,11 +6,20 @@ Errors here are untyped in the kubelet, so they surface as UnexpectedAdmissionEr
 
 from __future__ import annotations
 
-from ....errors import InputError
+from ....model.errors import InputError
+from ....model.node.problem import (
+    APP,
+    INIT,
+    Block,
+    ContainerFacts,
+    KubeletPolicy,
+    Machine,
+    MemoryState,
+    PodFacts,
+)
 from .. import bitmask
 from ..admission import UnexpectedAdmissionError
 from ..bitmask import Hint
-from ..problem import APP, INIT, Block, ContainerFacts, KubeletPolicy, Machine, MemoryState, PodFacts
 from .state import MemoryAssignments, NUMAState, Table
 
 Hints = dict[str, list[Hint]]

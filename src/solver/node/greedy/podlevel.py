@@ -8,18 +8,38 @@ manager's words, then the memory manager's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from ....model.node.problem import APP, INIT, SIDECAR, Block, KubeletPolicy, PodFacts
 from ..admission import EmptyPodSharedPoolError, UnexpectedAdmissionError
 from ..bitmask import Hint
-from ..problem import APP, INIT, SIDECAR, Block, PodFacts
 from .accumulator import NotEnoughCPUs
+from .cpu_static import StaticCPUPolicy
+from .memory_static import StaticMemoryPolicy
+from .state import CPUAssignments, MemoryAssignments
 
-if TYPE_CHECKING:
-    from .admit import Admitter
+
+class Managers(Protocol):
+    """What the pod scope reads and changes of the kubelet's admission (`admit.Admitter`): the policy, the
+    CPU and memory managers and their assignments."""
+
+    @property
+    def policy(self) -> KubeletPolicy: ...
+
+    @property
+    def cpu(self) -> StaticCPUPolicy | None: ...
+
+    @property
+    def cpus(self) -> CPUAssignments: ...
+
+    @property
+    def memory(self) -> StaticMemoryPolicy | None: ...
+
+    @property
+    def mem(self) -> MemoryAssignments: ...
 
 
-def applies(admitter: Admitter, pod: PodFacts) -> bool:
+def applies(admitter: Managers, pod: PodFacts) -> bool:
     policy = admitter.policy
     return (
         admitter.cpu is not None
@@ -37,7 +57,7 @@ def budget(pod: PodFacts) -> int:
     return milli // 1000
 
 
-def cpu_pool_problem(admitter: Admitter, pod: PodFacts) -> EmptyPodSharedPoolError | None:
+def cpu_pool_problem(admitter: Managers, pod: PodFacts) -> EmptyPodSharedPoolError | None:
     """The CPU manager's validatePodScopeResources: an exclusive init container larger than what the
     sidecars leave, a shared init container with nothing left, or shared containers beside exclusive
     ones that take the whole budget."""
@@ -121,7 +141,7 @@ def memory_pool_problem(pod: PodFacts) -> EmptyPodSharedPoolError | None:
     return None
 
 
-def cpu_hints(admitter: Admitter, pod: PodFacts) -> dict[str, list[Hint] | None]:
+def cpu_hints(admitter: Managers, pod: PodFacts) -> dict[str, list[Hint] | None]:
     assert admitter.cpu is not None
     if cpu_pool_problem(admitter, pod) is not None:
         return {"cpu": []}
@@ -134,7 +154,7 @@ def cpu_hints(admitter: Admitter, pod: PodFacts) -> dict[str, list[Hint] | None]
     return {"cpu": admitter.cpu.generate_hints(admitter.cpu.available(admitter.cpus), frozenset(), count)}
 
 
-def memory_hints(admitter: Admitter, pod: PodFacts) -> dict[str, list[Hint] | None] | None:
+def memory_hints(admitter: Managers, pod: PodFacts) -> dict[str, list[Hint] | None] | None:
     if admitter.memory is None or not pod.pod_memory:
         return None
     if memory_pool_problem(pod) is not None:
@@ -152,7 +172,7 @@ def _mask(nodes: tuple[int, ...]) -> int:
     return out
 
 
-def allocate(admitter: Admitter, pod: PodFacts, hint: Hint) -> None:
+def allocate(admitter: Managers, pod: PodFacts, hint: Hint) -> None:
     cpu = admitter.cpu
     assert cpu is not None
     problem = cpu_pool_problem(admitter, pod)
@@ -192,7 +212,7 @@ def allocate(admitter: Admitter, pod: PodFacts, hint: Hint) -> None:
     _allocate_memory(admitter, pod, hint)
 
 
-def _allocate_memory(admitter: Admitter, pod: PodFacts, hint: Hint) -> None:
+def _allocate_memory(admitter: Managers, pod: PodFacts, hint: Hint) -> None:
     memory = admitter.memory
     if memory is None or not pod.pod_memory:
         return

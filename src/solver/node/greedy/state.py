@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from ..problem import Block, CPUState, MemoryState, MemoryTable, NUMANodeState
+from ....model.node.problem import Block, CPUState, MemoryState, MemoryTable, NUMANodeState
 
 
 @dataclass

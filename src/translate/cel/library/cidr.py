@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ....errors import CelRuntimeError
-from ...go_strings import go_quote
+from ....model.errors import CelRuntimeError
+from ....model.go_strings import go_quote
 from .. import types as t
 from ..registry import Costs, Declaration, Library
 from ..values import CelObject

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ....errors import CelRuntimeError
-from ...go_strings import go_quote
+from ....model.errors import CelRuntimeError
+from ....model.go_strings import go_quote
 from .. import types as t
 from ..registry import Library
 from ..values import CelObject

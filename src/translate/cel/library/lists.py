@@ -11,7 +11,7 @@ import datetime as _dt
 from collections.abc import Callable
 from typing import Any
 
-from ....errors import CelRuntimeError
+from ....model.errors import CelRuntimeError
 from .. import types as t
 from ..budget import spend
 from ..registry import Costs, Library

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....errors import CelRuntimeError
+from ....model.errors import CelRuntimeError
 from .. import types as t
 from ..registry import Library
 from ..values import Optional, equal

@@ -13,8 +13,8 @@ import operator
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ....errors import CelRuntimeError
-from ...quantity import ERR_NOT_INT64, Format, Quantity, QuantityError
+from ....model.errors import CelRuntimeError
+from ....model.quantity import ERR_NOT_INT64, Format, Quantity, QuantityError
 from .. import types as t
 from ..registry import Library
 from ..values import CelObject

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from re2 import _re2  # type: ignore[import-untyped]
 
-from ....errors import CelRuntimeError
+from ....model.errors import CelRuntimeError
 from ..budget import spend, spend_once
 from .re2_go import TOO_LARGE, reword, scan
 

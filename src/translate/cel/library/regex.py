@@ -6,7 +6,7 @@ fails with `Illegal regex: <Go's parse error>`, as the Kubernetes library report
 
 from __future__ import annotations
 
-from ....errors import CelRuntimeError
+from ....model.errors import CelRuntimeError
 from .. import types as t
 from ..registry import Library
 from .costs import REGEX

@@ -12,8 +12,8 @@ import functools
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from ....errors import CelRuntimeError
-from ... import go_strings
+from ....model import go_strings
+from ....model.errors import CelRuntimeError
 from .. import types as t
 from ..registry import Library
 from ..values import UINT64_MAX, CelObject

@@ -16,7 +16,7 @@ import re
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ....errors import CelRuntimeError
+from ....model.errors import CelRuntimeError
 from .. import types as t
 from ..budget import spend
 from ..registry import Library

@@ -12,8 +12,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ....errors import CelRuntimeError
-from ...go_strings import go_quote
+from ....model.errors import CelRuntimeError
+from ....model.go_strings import go_quote
 from .. import types as t
 from ..budget import spend
 from ..values import to_string, type_of

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ....errors import CelRuntimeError
-from ...go_strings import GO_ESCAPES, GO_SPACE
-from ...go_strings import go_quote as go_quote
+from ....model.errors import CelRuntimeError
+from ....model.go_strings import GO_ESCAPES, GO_SPACE
+from ....model.go_strings import go_quote as go_quote
 from .. import types as t
 from ..budget import spend
 from ..registry import Costs, Declaration, Library

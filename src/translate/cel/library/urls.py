@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from operator import attrgetter, methodcaller
 from typing import ClassVar
 
-from ....errors import CelRuntimeError
-from ...go_strings import go_quote
+from ....model.errors import CelRuntimeError
+from ....model.go_strings import go_quote
 from .. import types as t
 from ..registry import Library
 from ..values import CelObject

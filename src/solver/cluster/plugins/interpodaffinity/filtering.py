@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from ...facts import AffinityTerm, Pod
+from .....model.cluster.facts import AffinityTerm, Pod
 from ...framework import NodeInfo, StateData, Status, unresolvable, unschedulable
 
 NAME = "InterPodAffinity"

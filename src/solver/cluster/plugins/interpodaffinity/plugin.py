@@ -8,21 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ...args import InterPodAffinityArgs
-from ...facts import Pod
-from ...framework import (
-    FILTER,
-    PRE_FILTER,
-    PRE_SCORE,
-    SCORE,
-    SKIP,
-    CycleState,
-    Handle,
-    NodeInfo,
-    Plugin,
-    Status,
-    error,
-)
+from .....model.cluster.args import InterPodAffinityArgs
+from .....model.cluster.facts import Pod
+from .....model.cluster.points import FILTER, PRE_FILTER, PRE_SCORE, SCORE
+from ...framework import SKIP, CycleState, Handle, NodeInfo, Plugin, Status, error
 from ...runtime import FrameworkError
 from . import filtering, scoring
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from ...facts import AffinityTerm, Pod, WeightedAffinityTerm
-from ...framework import MAX_NODE_SCORE, NodeInfo, Snapshot, StateData
+from .....model.cluster.facts import AffinityTerm, Pod, WeightedAffinityTerm
+from .....model.cluster.points import MAX_NODE_SCORE
+from ...framework import NodeInfo, Snapshot, StateData
 
 PRE_SCORE_KEY = "PreScoreInterPodAffinity"
 

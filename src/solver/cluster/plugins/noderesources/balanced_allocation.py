@@ -15,10 +15,11 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ... import names
-from ...args import NodeResourcesBalancedAllocationArgs
-from ...facts import Pod
-from ...framework import MAX_NODE_SCORE, SCORE, SKIP, CycleState, Handle, NodeInfo, Plugin, Status
+from .....model.cluster import names
+from .....model.cluster.args import NodeResourcesBalancedAllocationArgs
+from .....model.cluster.facts import Pod
+from .....model.cluster.points import MAX_NODE_SCORE, SCORE
+from ...framework import SKIP, CycleState, Handle, NodeInfo, Plugin, Status
 from .resource_allocation import ResourceAllocationScorer, ScoreState
 
 PRE_SCORE_STATE_KEY = "PreScore" + names.BALANCED_ALLOCATION

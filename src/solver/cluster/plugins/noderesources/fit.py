@@ -21,27 +21,17 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ... import names
-from ...args import (
+from .....model.cluster import names
+from .....model.cluster.args import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
     REQUESTED_TO_CAPACITY_RATIO,
     NodeResourcesFitArgs,
     ScoringStrategy,
 )
-from ...facts import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
-from ...framework import (
-    FILTER,
-    SCORE,
-    Code,
-    CycleState,
-    Handle,
-    NodeInfo,
-    Plugin,
-    StateData,
-    Status,
-    error,
-)
+from .....model.cluster.facts import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, Pod
+from .....model.cluster.points import FILTER, SCORE
+from ...framework import Code, CycleState, Handle, NodeInfo, Plugin, StateData, Status, error
 from ...podgroup.info import GroupInfo, Placement, Proposed
 from .least_allocated import least_allocated
 from .most_allocated import most_allocated

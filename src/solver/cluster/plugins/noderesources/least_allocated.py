@@ -5,7 +5,7 @@ mean, in integer arithmetic truncated as upstream's int64 arithmetic is."""
 
 from __future__ import annotations
 
-from ...framework import MAX_NODE_SCORE
+from .....model.cluster.points import MAX_NODE_SCORE
 
 
 def least_requested_score(requested: int, capacity: int) -> int:

@@ -5,7 +5,7 @@ requests can exceed what a node has; the node scores the weighted mean, truncate
 
 from __future__ import annotations
 
-from ...framework import MAX_NODE_SCORE
+from .....model.cluster.points import MAX_NODE_SCORE
 
 
 def most_requested_score(requested: int, capacity: int) -> int:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...args import ShapePoint
-from ...framework import MAX_NODE_SCORE
+from .....model.cluster.args import ShapePoint
+from .....model.cluster.points import MAX_NODE_SCORE
 from .resource_allocation import Scorer, go_div
 
 MAX_UTILIZATION = 100

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ...args import ResourceSpec
-from ...facts import CPU, EPHEMERAL_STORAGE, MEMORY, Pod
+from .....model.cluster.args import ResourceSpec
+from .....model.cluster.facts import CPU, EPHEMERAL_STORAGE, MEMORY, Pod
 from ...framework import NodeInfo, StateData
 from .resource_names import is_scalar
 

@@ -7,14 +7,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ....node_selector import terms_match
-from ...args import (
+from .....model.cluster.args import (
     SYSTEM_DEFAULT_CONSTRAINTS,
     SYSTEM_DEFAULTING,
     DefaultSpreadConstraint,
     PodTopologySpreadArgs,
 )
-from ...facts import LabelSelector, Node, Pod, SpreadConstraint
+from .....model.cluster.facts import LabelSelector, Node, Pod, SpreadConstraint
+from .....model.node_selector import terms_match
 
 DO_NOT_SCHEDULE = "DoNotSchedule"
 SCHEDULE_ANYWAY = "ScheduleAnyway"

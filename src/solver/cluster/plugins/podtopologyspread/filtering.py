@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...facts import Node, Pod, SpreadConstraint, selects
+from .....model.cluster.facts import Node, Pod, SpreadConstraint, selects
 from ...framework import NodeInfo, StateData, Status, unresolvable, unschedulable
 from .common import count_matching, has_all_keys, included
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ... import names
-from ...facts import Pod
+from .....model.cluster import names
+from .....model.cluster.facts import Pod
 from ...framework import SKIP, CycleState, Handle, NodeInfo, Plugin, Status, error
 from . import filtering, scoring
 from .common import DO_NOT_SCHEDULE, SCHEDULE_ANYWAY, constraints_for, defaults_of

@@ -7,8 +7,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ...facts import HOSTNAME, Pod, SpreadConstraint
-from ...framework import MAX_NODE_SCORE, NodeInfo, StateData
+from .....model.cluster.facts import HOSTNAME, Pod, SpreadConstraint
+from .....model.cluster.points import MAX_NODE_SCORE
+from ...framework import NodeInfo, StateData
 from .common import count_matching, has_all_keys, included
 
 
