@@ -285,7 +285,11 @@ def test_a_runtime_error_is_exit_1_with_the_device_named(
     assert items[0]["error"].startswith(
         "--selector #0 on device gpu-0: CEL runtime error: no such key: cores"
     )
-    assert len(err.splitlines()) == 2
+    # The same error on both devices: one line, upstream's words first, the devices counted after.
+    assert err.splitlines() == [
+        "--selector #0: CEL runtime error: no such key: cores. Consider using CEL optional chaining (?), "
+        "has() macro, or orValue() for optional fields (on 2 devices: node-1/gpu-0, node-1/gpu-1)"
+    ]
 
 
 def test_a_selector_that_does_not_compile_is_exit_2(
