@@ -11,6 +11,7 @@ from ..model.errors import InputError
 from ..model.repeated import Repeated
 from ..output import table
 from ..runtime import process
+from . import names
 from .loading import load_valid
 from .requests import EXIT_NO_FIT, EXIT_OK, Answer, Input
 
@@ -37,6 +38,7 @@ def devices(request: DevicesRequest) -> Answer:
 
     gates = request.input.gates
     objects = load_valid(request.input)
+    names.check_node(objects, request.node)
     if request.node is not None and objects.get("Node", request.node) is None:
         log.warning("node %s is not in the input: node selectors are matched against no labels", request.node)
     sources = []
