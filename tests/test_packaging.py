@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.metadata
+import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -85,3 +87,57 @@ def test_a_wheel_holds_every_module_and_the_rules_package(tmp_path: Path) -> Non
     rules = {p.relative_to(ROOT / "rules").as_posix() for p in (ROOT / "rules").rglob("*.lp")}
     assert {f"kubefit/rules/{r}" for r in rules} <= names
     assert any(r.startswith("node/") for r in rules)
+    examples = {
+        p.relative_to(ROOT / "examples").as_posix()
+        for p in (ROOT / "examples").rglob("*")
+        if p.suffix in (".yaml", ".yml", ".json", ".md")
+    }
+    assert {"README.md", "gpu-mig/cluster.yaml", "templates/a100-node.yaml"} <= examples
+    assert {f"kubefit/examples/{e}" for e in examples} <= names, "an example is missing from the wheel"
+    # The licence pyproject.toml declares, as its text and as the metadata's SPDX expression.
+    (license_file,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+    with zipfile.ZipFile(wheel) as archive:
+        assert archive.read(license_file) == (ROOT / "LICENSE").read_bytes()
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        assert "License-Expression: Apache-2.0" in archive.read(metadata).decode().splitlines()
+
+    # Installed from the wheel (here into a folder of its own), the examples are read from any directory.
+    target = tmp_path / "installed"
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    script = "import sys; from kubefit.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    listed = subprocess.run(
+        [sys.executable, "-c", script, "examples", "-o", "json"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert listed.returncode == 0, listed.stderr
+    for example in json.loads(listed.stdout)["examples"]:
+        assert Path(example["path"]).is_relative_to(target), example["path"]
+    read = subprocess.run(
+        [sys.executable, "-c", script, "validate", "-f", "example:gpu-mig", "-o", "json"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert read.returncode == 0, read.stderr
+    assert {Path(o["file"]).parent for o in json.loads(read.stdout)["objects"]} == {
+        target / "kubefit" / "examples" / "gpu-mig"
+    }
+
+
+def test_the_license_is_the_apache_license_pyproject_declares() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License\n                           Version 2.0, January 2004" in text
+    assert "END OF TERMS AND CONDITIONS" in text and len(text.splitlines()) == 202
+    assert 'license = "Apache-2.0"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")

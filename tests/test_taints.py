@@ -662,7 +662,9 @@ def test_rule_shows_one_rule_and_the_pods_it_evicts(tmp_path: Path) -> None:
 def test_an_unknown_rule_is_bad_input(tmp_path: Path) -> None:
     code, result, err = taints(tmp_path, [slice_(), BROKEN], "--rule", "nope")
     assert (code, result) == (2, {})
-    assert err == '--rule: devicetaintrules.resource.k8s.io "nope" not found\n'
+    assert err == '--rule nope: devicetaintrules.resource.k8s.io "nope" not found; known: gpu-0-broken\n'
+    _, _, err = taints(tmp_path, [slice_(), BROKEN], "--rule", "gpu-0-brokn")
+    assert err.endswith("; did you mean gpu-0-broken?\n")
 
 
 def test_without_device_taint_rules_the_controller_ignores_rules_but_not_slice_taints(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from ..runtime import process
 from ..solver.deadline import Deadline
+from . import names
 from .loading import load_valid
 from .requests import EXIT_NO_FIT, EXIT_OK, Answer, Input
 
@@ -40,6 +41,8 @@ def admit(request: AdmitRequest) -> Answer:
     # refuses is a warning (the kubelet's own tests name containers `fakeContainer3`) unless it is
     # unstorable (a negative request): see loading._api_problems.
     objects = load_valid(request.input, api_problems_are_errors=False)
+    names.check_node(objects, request.node, slices=False)  # the kubelet's node: a Node or NodeTopology
+    names.check_pod(objects.of_kind("Pod"), request.pod)
     engine: NodeEngine = registry.node(request.engine, request.deadline.seconds)
     files = StateFiles(request.cpu_manager_state, request.memory_manager_state)
     problem = build(objects, gates, request.node, request.pod, files)

@@ -11,6 +11,7 @@ from ..model.terminal import lines_text
 from ..output import table
 from ..runtime import process
 from ..solver.deadline import Deadline
+from . import names
 from .loading import load_valid
 from .requests import EXIT_NO_FIT, EXIT_OK, Answer, Input, Scheduling
 
@@ -38,6 +39,9 @@ def allocate(request: AllocateRequest) -> Answer:
 
     gates = request.input.gates
     objects = load_valid(request.input, api_problems_are_errors=False, meanwhile=process.scheduling_imports())
+    names.check_node(objects, request.node)
+    names.check_claims(objects, request.claims)
+    names.check_scheduler_name(objects, gates, request.scheduling.scheduler_name)
     request.deadline.begin()
     process.collect_no_more()
     claims = list(request.claims) if request.claims is not None else None

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model.errors import InputError
+from ..model.repeated import Repeated
 from ..output import table
 from ..runtime import process
+from . import names
 from .loading import load_valid
 from .requests import EXIT_NO_FIT, EXIT_OK, Answer, Input
+
+if TYPE_CHECKING:
+    from ..translate.inventory import DeviceEntry
 
 log = logging.getLogger("kubefit")
 
@@ -33,6 +38,7 @@ def devices(request: DevicesRequest) -> Answer:
 
     gates = request.input.gates
     objects = load_valid(request.input)
+    names.check_node(objects, request.node)
     if request.node is not None and objects.get("Node", request.node) is None:
         log.warning("node %s is not in the input: node selectors are matched against no labels", request.node)
     sources = []
@@ -76,13 +82,23 @@ def devices(request: DevicesRequest) -> Answer:
         ["SELECTED"] if filtering else []
     )
     text = table(headers, rows) if rows else "No devices.\n"
-    errors = [s.error for s in selections if s.error]
+    failed = [s for s in selections if s.error]
+    drivers = {s.entry.driver for s in failed}
+    errors = [
+        Repeated(s.error, s.cause or s.error, _device_name(s.entry, len(drivers) > 1), "devices")
+        for s in failed
+    ]
     if filtering and request.fmt == "table":
         chosen = sum(s.selected for s in selections)
         text += f"\n{chosen} of {len(selections)} devices selected\n"
     process.settle()
     doc = {"apiVersion": "kubefit.io/v1alpha1", "kind": "DeviceList", "items": items}
     return Answer(doc, text, EXIT_NO_FIT if errors else EXIT_OK, request.fmt, errors=tuple(errors))
+
+
+def _device_name(e: DeviceEntry, with_driver: bool) -> str:
+    """A device as a counted error names it: pool/device (the driver too when errors span drivers)."""
+    return f"{e.driver}/{e.pool}/{e.name}" if with_driver else f"{e.pool}/{e.name}"
 
 
 def _short(mapping: dict[str, str], limit: int = 70) -> str:

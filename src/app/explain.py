@@ -10,6 +10,7 @@ from ..model.errors import InputError
 from ..model.features import FeatureGates
 from ..runtime import process
 from ..solver.deadline import Deadline
+from . import names
 from .loading import load_valid
 from .requests import EXIT_NO_FIT, EXIT_OK, Answer, Input, Scheduling
 
@@ -38,6 +39,9 @@ def explain(request: ExplainRequest) -> Answer:
     gates = request.input.gates
     objects = load_valid(request.input, api_problems_are_errors=False, meanwhile=process.scheduling_imports())
     process.collect_no_more()
+    names.check_node(objects, request.node)
+    names.check_claims(objects, request.claims)
+    names.check_scheduler_name(objects, gates, request.scheduling.scheduler_name)
     bound = _bound_pods(request, objects, gates)
     if bound is not None:
         # The kubelet's side (and CP-SAT with it) is imported only for a node whose kubelet is described.
@@ -61,6 +65,9 @@ def explain(request: ExplainRequest) -> Answer:
         pod = request.pod
         wanted = frozenset(u.id for u in problem.units if pod in (u.pod, u.pod.partition("/")[2]))
         if not wanted:
+            from ..translate.dra.workloads import expand
+
+            names.check_pod(expand(objects), pod)  # no pod of that name at all
             raise InputError(f"--pod {pod}: no pending pod of that name")
     engine = engines.get(request.engine)
     engines.check_supported(engine, problem)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..model.errors import Problem
 from ..model.features import FeatureGates
+from ..model.repeated import Repeated, problem_lines
 
 EXIT_OK, EXIT_NO_FIT, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -38,17 +39,19 @@ class Answer:
     """What a verb answers: the document (-o json|yaml; its items may be made as it is written), the text
     (a table, shown for -o table), the exit code, and how to show them: `fmt` (json, yaml or table),
     `verbatim` (a page written as it is instead, e.g. compare's HTML), `errors` (lines for stderr after
-    the answer) and `notes` (logged at info level after the answer)."""
+    the answer; the same message on many things is shown once: `Repeated`) and `notes` (logged at info
+    level after the answer)."""
 
     document: Any
     text: str
     code: int
     fmt: str
     verbatim: str | None = None
-    errors: tuple[str, ...] = ()
+    errors: tuple[str | Repeated, ...] = ()
     notes: tuple[str, ...] = ()
 
 
 def warn(problems: Sequence[Problem]) -> None:
-    for p in problems:
-        print(str(p), file=sys.stderr)
+    """The problems on stderr, one line each; the same message on several objects once, counted."""
+    for line in problem_lines(problems):
+        print(line, file=sys.stderr)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..runtime import process
+from . import names
 from .loading import load_valid
 from .requests import EXIT_NO_FIT, EXIT_OK, Answer, Input
 
@@ -24,6 +25,7 @@ def taints(request: TaintsRequest) -> Answer:
 
     # The controller works on stored objects: what only API validation refuses is a warning (--strict: error).
     objects = load_valid(request.input, api_problems_are_errors=False)
+    names.check_rule(objects, request.rule)
     answer = report(eviction_facts(objects, request.input.gates), request.rule)
     process.settle()
     code = EXIT_NO_FIT if answer.evictions else EXIT_OK

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from ..app.requests import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, Answer
+from ..model import repeated
 from ..model.errors import InputError, KubefitError, one_line
 from ..model.terminal import escape
 from ..output import emit, write
@@ -28,7 +29,7 @@ def show(answer: Answer) -> None:
         write(sys.stdout, answer.verbatim)
     else:
         emit(answer.document, answer.fmt, answer.text)
-    for line in answer.errors:
+    for line in repeated.lines(answer.errors):
         print(escape(line), file=sys.stderr)
     for note in answer.notes:
         log.info("%s", note)
@@ -95,8 +96,8 @@ def _validation_first(e: Exception) -> Exception:
 
 def _failed(e: Exception, verbose: int) -> int:
     if isinstance(e, InputError):
-        for problem in e.problems:
-            print(str(problem), file=sys.stderr)
+        for line in repeated.problem_lines(e.problems):
+            print(line, file=sys.stderr)
         return EXIT_BAD_INPUT
     if isinstance(e, KubefitError):
         print(escape(one_line(f"kubefit: {e}")), file=sys.stderr)

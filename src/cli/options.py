@@ -33,8 +33,10 @@ def common(
         "--filename",
         action="append",
         required=True,
+        type=input_path,
         metavar="PATH",
-        help="file, directory (recursive) or - for stdin; repeatable",
+        help="file, directory (recursive), - for stdin, or example:NAME[/FILE] for a bundled example "
+        "(kubefit examples lists them); repeatable",
     )
     parser.add_argument(
         "-o",
@@ -46,6 +48,17 @@ def common(
     gate_options.add_options(parser)
     parser.add_argument("--strict", action="store_true", help="unknown fields are errors, not warnings")
     input_limits(parser)
+
+
+def input_path(value: str) -> str:
+    """A -f (or --node-template) path: `example:NAME[/FILE]` names a bundled example, wherever kubefit is
+    installed; every other path is read as it is."""
+    from ..app.examples import resolve
+
+    try:
+        return resolve(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def input_limits(parser: argparse.ArgumentParser, objects: bool = True) -> None:

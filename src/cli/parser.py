@@ -13,6 +13,7 @@ from .options import (
     common,
     engine,
     input_limits,
+    input_path,
     plan_options,
     scheduler_options,
     time_limit,
@@ -187,7 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
     common(p, (*FORMATS, "wide"), "the summary, then every pod with its node and devices or why it waits")
     plan_options(p)
     engine(p, "cpsat", "default cpsat", choices=registry.plan_names())
-    p.add_argument("--node-template", metavar="FILE", help="a Node with its ResourceSlices, to add copies of")
+    p.add_argument(
+        "--node-template",
+        type=input_path,
+        metavar="FILE",
+        help="a Node with its ResourceSlices, to add copies of (or example:templates/a100-node.yaml)",
+    )
     p.add_argument(
         "--max-new-nodes", type=int, metavar="N", help="at most N copies of the template (0 to 256)"
     )
@@ -238,4 +244,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     gate_options.add_verb(verbs)
+
+    p = verbs.add_parser(
+        "examples",
+        help="the bundled examples, to read with -f example:NAME from any directory",
+        description="List the examples shipped with kubefit: every verb reads one with -f example:NAME "
+        "(or one file of it, -f example:NAME/FILE), wherever kubefit is installed.",
+    )
+    p.add_argument(
+        "-o", "--output", choices=("table", "wide", "json", "yaml"), help="output format (default table)"
+    )
     return parser

@@ -148,6 +148,12 @@ def feature_gates(args: argparse.Namespace) -> Answer:
     return feature_gates(gate_options.gates_of(args), args.output or "table")
 
 
+def examples(args: argparse.Namespace) -> Answer:
+    from ..app.examples import ExamplesRequest, list_examples
+
+    return list_examples(ExamplesRequest(args.output or "table"))
+
+
 @dataclass(frozen=True)
 class Verb:
     run: Callable[[argparse.Namespace], Answer]
@@ -167,4 +173,5 @@ VERBS: dict[str, Verb] = {
     "taints": Verb(taints),
     "pools": Verb(pools),
     "feature-gates": Verb(feature_gates, loads=False),
+    "examples": Verb(examples, loads=False),
 }

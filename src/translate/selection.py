@@ -36,6 +36,9 @@ class Selection:
     selected: bool
     error: str = ""
     reason: str = ""
+    # The error as the allocator words it, without the device (`error` names it): the same on every
+    # device a selector fails on alike.
+    cause: str = ""
 
 
 def class_selectors(device_class: Any) -> list[SelectorSource]:
@@ -108,6 +111,9 @@ def _evaluate(
                 return Selection(entry, False, reason=f"{source.label} is false")
         except CelRuntimeError as e:
             return Selection(
-                entry, False, error=f"{source.label} on device {entry.name}: CEL runtime error: {e}"
+                entry,
+                False,
+                error=f"{source.label} on device {entry.name}: CEL runtime error: {e}",
+                cause=f"{source.label}: CEL runtime error: {e}",
             )
     return Selection(entry, True)
