@@ -12,12 +12,8 @@ import socket as _socket
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from ...model.quantity import Format, Quantity
+from ...model.quantity.amounts import binary_size as _quantity
 from .raw_topology import RawCPU, RawNode
-
-
-def _quantity(size: int) -> str:
-    return str(Quantity.from_int(size, Format.BINARY_SI))
 
 
 def topology_doc(name: str | None, cpus: Iterable[RawCPU], nodes: Iterable[RawNode]) -> dict[str, Any]:
